@@ -662,6 +662,35 @@ fn javascript_every_exported_name_is_listed() {
     views.hides(&["version"]);
 }
 
+/// What an entry module gives its exports is listed whatever computes it: `exports =
+/// module.exports = createApplication`, and in the run of exported names a name given a
+/// `require(…)` (express's `exports.query` and `exports.static` were left out of it without a
+/// word) or another value a call computes (`exports.etag = createETagGenerator(…)`); not a module
+/// wrapped in a function called at once.
+#[test]
+fn javascript_exports_computed_by_a_call_are_listed() {
+    let views = check("javascript/entry.js", Language::JavaScript, &["createApplication", "createETagGenerator"]);
+    views.signature_lines_contain(&[
+        "12 exports = module.exports = createApplication",
+        "18-27 exports.{application = proto, json = bodyParser.json, query = require('./middleware/query'), static = \
+         require('serve-static'), text = bodyParser.text, etag = createETagGenerator({ weak: false }), flatten = \
+         deprecate.function(flatten, 'utils.flatten: use array-flatten npm module instead')}",
+    ]);
+    assert!(!views.signatures.contains("counter"), "{}", views.signatures);
+}
+
+/// A name the module binds to its exports object (`var app = exports = module.exports = {}`) has
+/// the module's API given to it: its functions, and what a call computes for it (express's `app.del
+/// = deprecate.function(…)` was left out), or a name given to it.
+#[test]
+fn javascript_an_alias_of_the_exports_exports_what_it_is_given() {
+    let views = check("javascript/application.js", Language::JavaScript, &["app.init", "app.delete", "app.listen"]);
+    views.signature_lines_contain(&[
+        "21 app.del = deprecate.function(app.delete, 'app.del: Use app.delete instead')",
+        "23 app.handler = finalhandler",
+    ]);
+}
+
 /// An object of data given to `module.exports` (a settings module, a tool's `jest.config.js`) is
 /// the module's API, each key an exported name: listed as written, as data exported by
 /// assignment is (`exports.retries = 3`), nested values emptied when the line is long.
@@ -1127,7 +1156,10 @@ fn cpp_header_named_h() {
 }
 
 /// zlib's and SQLite's declarations: one line each, named by the declared name, with the macros
-/// as written (`ZEXTERN int ZEXPORT deflate OF((…))`); a return type in capitals on its own line
+/// as written (`ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush))`), a long parameter
+/// list whole, the one a macro wraps too (`deflateInit2_ OF((…))` said nothing of it), and a
+/// callback's type whole, named or not (`int (*xAuth)(…)`, `void(…)(…)` said nothing of what a
+/// caller must pass); a return type in capitals on its own line
 /// and an enum's last enumerator stay as they were; macro calls over a type and a calling
 /// convention in a function pointer do not take its name.
 #[test]
@@ -1140,8 +1172,11 @@ fn c_declarations_with_macro_words() {
             "zlibVersion",
             "deflate",
             "deflateInit2",
+            "deflateInit2_",
             "sqlite3_version",
             "sqlite3_open",
+            "sqlite3_set_authorizer",
+            "sqlite3_bind_text64",
             "CloseHandle",
             "LEVEL_HIGH",
         ],
@@ -1150,11 +1185,25 @@ fn c_declarations_with_macro_words() {
         "14 ZEXTERN const char * ZEXPORT zlibVersion OF((void))",
         "15 ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush))",
         "16-18 ZEXTERN int ZEXPORT deflateInit2 OF((z_streamp strm, int level, int method))",
-        "20 SQLITE_API SQLITE_EXTERN const char sqlite3_version[]",
-        "24-25 BOOL CloseHandle(HANDLE handle)",
-        "35-37 typedef struct rsa_oaep_params_st RSA_OAEP_PARAMS { int hash }",
-        "39-40 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
+        "20-23 ZEXTERN int ZEXPORT deflateInit2_ OF((z_streamp strm, int level, int method, int windowBits, int \
+         memLevel, int strategy, const char *version, int stream_size))",
+        "25 SQLITE_API SQLITE_EXTERN const char sqlite3_version[]",
+        "27-31 SQLITE_API int sqlite3_set_authorizer(sqlite3*, int (*xAuth)(void*,int,const char*,const char*,const \
+         char*,const char*), void *pUserData)",
+        "32-33 SQLITE_API int sqlite3_bind_text64(sqlite3_stmt*, int, const char*, sqlite3_uint64, void(*)(void*), \
+         unsigned char encoding)",
+        // Past 200 characters with nothing after its parameters to cut: whole, and no `…` says
+        // otherwise.
+        "34-45 SQLITE_API int sqlite3_create_window_function(sqlite3 *db, const char *zFunctionName, int nArg, int \
+         eTextRep, void *pApp, void (*xStep)(sqlite3_context*,int,sqlite3_value**), void \
+         (*xFinal)(sqlite3_context*), void (*xValue)(sqlite3_context*), void \
+         (*xInverse)(sqlite3_context*,int,sqlite3_value**), void(*xDestroy)(void*))",
+        "48-49 BOOL CloseHandle(HANDLE handle)",
+        "59-61 typedef struct rsa_oaep_params_st RSA_OAEP_PARAMS { int hash }",
+        "63-64 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
     ]);
+    let window = views.signatures.lines().find(|line| line.contains("sqlite3_create_window_function"));
+    assert!(window.is_some_and(|line| line.ends_with("void(*xDestroy)(void*))")), "{window:?}");
     views.hides(&["ZEXPORT", "int", "SQLITE_API"]);
     views.complete();
 }
@@ -1177,8 +1226,9 @@ fn c_deprecation_macros_stay_in_heads() {
         "27 DEPR int EVP_MD_CTX_reset(EVP_MD_CTX *ctx)",
         // A macro called over a declaration is no mark of it.
         "33 int EVP_PKEY_get_bits(const EVP_PKEY *pkey)",
-        // A long head empties a callback's parameters, not its name.
-        "19-21 OSSL_DEPRECATEDIN_3_0 int EVP_MD_meth_set_update(EVP_MD *md, int (*update)(…))",
+        // A long head keeps a callback's type whole: what a caller's function must take.
+        "19-21 OSSL_DEPRECATEDIN_3_0 int EVP_MD_meth_set_update(EVP_MD *md, int (*update)(EVP_MD_CTX *ctx, const void \
+         *data, size_t count))",
         "41 extern void (*evp_on_free)(EVP_MD *md)",
         "42 extern void (*evp_on_dup[2])(EVP_MD *md)",
         "43-44 extern char *evp_default_name, *evp_fallback_name",

@@ -305,7 +305,7 @@ impl SearchEngine {
 /// `Query::fetch` or `zip.Writer.Close`, as callgraph and stack traces write them, name no
 /// definition: a symbol is indexed by its own name, with its owner. The answer is the owner's
 /// members starting with the name, those in files its package path names first (else all of them,
-/// saying the path matched none); else every definition of that exact name, saying so. None when
+/// saying so when the path holds that owner); else every definition of that exact name, saying so. None when
 /// nothing is found either way.
 fn qualified_search(
     pattern: &symbol::Qualified<'_>,
@@ -320,11 +320,14 @@ fn qualified_search(
     }
     let (source, note, mut found) = search(&symbol::Needle::members(pattern, false)?);
     if found.total > 0 {
-        if !pattern.places.is_empty() {
+        // The path is worth a note only where it names a place of the owner, which lacks the
+        // member: a crate's or a Java package's name that no directory of the project holds
+        // (`smallvec::SmallVec::try_grow` is in `src/lib.rs`) narrows nothing, as no path would.
+        if !pattern.places.is_empty() && search(&symbol::Needle::placed_owner(pattern)?).2.total > 0 {
             let places = pattern.places.join("/");
             found.note = Some(format!(
-                "no file under a path holding `{places}` has a `{owner}` member starting with `{name}`: these \
-                 are the members of every `{owner}`"
+                "the `{owner}` under a path holding `{places}` has no member starting with `{name}`: these are \
+                 the members of every `{owner}`"
             ));
         }
         return Ok(Some((source, note, found)));

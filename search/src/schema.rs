@@ -20,7 +20,9 @@ use crate::walk::FileStamp;
 // 3: symbol lines point at the declaration, not at attributes or decorators in front of it.
 // 4: symbols are stored with their owner.
 // 5: content leaves out what `SearchConfig::index_mask` masks (secrets and their markers).
-pub(crate) const SCHEMA_VERSION: u32 = 5;
+// 6: a member defined outside its owner (`exports.parse = function`, a Go method in another file
+//    than its type) is stored by its own name, with that owner.
+pub(crate) const SCHEMA_VERSION: u32 = 6;
 
 /// What an index's `schema-version` file holds: [`SCHEMA_VERSION`], and the fingerprint of the
 /// extractor its symbols came from when it has one (`4-1f0c…`). An extractor that finds other

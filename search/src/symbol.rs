@@ -36,7 +36,8 @@ pub(crate) struct Needle {
     /// Only members of a type or module of this name (lowercased).
     owner: Option<String>,
     /// Only definitions in files whose path holds these names (lowercased), in this order, as
-    /// directories or as the file's stem: `zip` of `zip.Writer.Close` is `archive/zip/writer.go`.
+    /// directories or as the file's stem: `zip` of `zip.Writer.Close` is `archive/zip/writer.go`
+    /// (see [`Needle::placed`]).
     places: Vec<String>,
 }
 
@@ -71,12 +72,16 @@ impl Needle {
     }
 
     /// Whether a file at `path` (relative to the root) is in the needle's places, if it names any.
+    /// A Go file is placed by its directories alone: a package is a directory, whose files declare
+    /// its methods wherever they like (`template.Template.Execute` is in `exec.go`, not in
+    /// `template.go`).
     fn placed(&self, path: &Path) -> bool {
         if self.places.is_empty() {
             return true;
         }
         let dirs = path.parent().into_iter().flat_map(Path::components).map(|c| c.as_os_str());
-        let mut parts = dirs.chain(path.file_stem()).map(|part| part.to_string_lossy().to_lowercase());
+        let stem = path.file_stem().filter(|_| path.extension().is_none_or(|extension| extension != "go"));
+        let mut parts = dirs.chain(stem).map(|part| part.to_string_lossy().to_lowercase());
         // In order: each place is found after the one before it.
         self.places.iter().all(|place| parts.any(|part| &part == place))
     }
@@ -87,9 +92,16 @@ impl Needle {
         let mut needle = needle(pattern.name)?;
         needle.owner = Some(pattern.owner.to_lowercase());
         if placed {
-            needle.places = pattern.places.iter().map(|place| place.to_lowercase()).collect();
+            needle.places = Needle::placed_owner(pattern)?.places;
         }
         Ok(needle)
+    }
+
+    /// The definitions of the qualified pattern's owner itself (`Writer` of `zip.Writer.Close`) in
+    /// files its qualifier's places name.
+    pub(crate) fn placed_owner(pattern: &Qualified<'_>) -> Result<Needle, SearchError> {
+        let places = pattern.places.iter().map(|place| place.to_lowercase()).collect();
+        Ok(Needle { places, ..Needle::named(pattern.owner)? })
     }
 
     /// The definitions named `name` exactly, whatever their owner.

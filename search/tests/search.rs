@@ -725,7 +725,8 @@ fn a_qualified_prefix_finds_the_owners_members_in_the_qualifiers_package() {
     let fx = Fixture::new(&[
         (
             "archive/tar/writer.go",
-            "package tar\n\ntype Writer struct{}\n\nfunc (tw *Writer) Close() error { return nil }\n",
+            "package tar\n\ntype Writer struct{}\n\nfunc (tw *Writer) Close() error { return nil }\n\n\
+             func (tw *Writer) Flush() error { return nil }\n",
         ),
         (
             "archive/zip/writer.go",
@@ -739,7 +740,7 @@ fn a_qualified_prefix_finds_the_owners_members_in_the_qualifiers_package() {
     config.extractor = std::sync::Arc::new(move |path: &Path, text: &str| {
         let owner = if text.contains("(r *Reader)") { "Reader" } else { "Writer" };
         let mut symbols = plain(path, text);
-        for symbol in symbols.iter_mut().filter(|s| s.name == "Close") {
+        for symbol in symbols.iter_mut().filter(|s| s.name == "Close" || s.name == "Flush") {
             symbol.owner = Some(owner.into());
         }
         symbols
@@ -757,21 +758,25 @@ fn a_qualified_prefix_finds_the_owners_members_in_the_qualifiers_package() {
             assert_eq!(got, ["archive/tar/writer.go:5", "archive/zip/writer.go:5"], "{pattern}: {text}");
             assert!(!text.contains("no `"), "{pattern}: {text}");
         }
-        for pattern in ["zip.Writer.Close", "archive::zip::Writer::Clo", "zip.writer.Writer.Close"] {
+        for pattern in ["zip.Writer.Close", "archive::zip::Writer::Clo"] {
             let (got, text) = found(pattern);
             assert_eq!(got, ["archive/zip/writer.go:5"], "{pattern}: {text}");
-            assert!(!text.contains("no `") && !text.contains("no file"), "{pattern}: {text}");
+            assert!(!text.contains("no `") && !text.contains("under a path"), "{pattern}: {text}");
         }
-        // A package path no file is under: every owner's member, saying the path matched nothing.
-        for pattern in ["rar.Writer.Close", "zip.archive.Writer.Close"] {
+        // A package path no file is under narrows nothing (a crate's or a Java package's name
+        // above the project's files), nor does a Go file's name, which is no package: every
+        // owner's member, as without the path, and no note about it.
+        for pattern in ["rar.Writer.Close", "zip.archive.Writer.Close", "zip.writer.Writer.Close"] {
             let (got, text) = found(pattern);
             assert_eq!(got, ["archive/tar/writer.go:5", "archive/zip/writer.go:5"], "{pattern}: {text}");
-            assert!(
-                text.contains("no file under a path holding `")
-                    && text.contains("these are the members of every `Writer`"),
-                "{pattern}: {text}"
-            );
+            assert!(!text.contains("under a path") && !text.contains("no `"), "{pattern}: {text}");
         }
+        // The owner under the path has no such member: another package's, saying so.
+        let (got, text) = found("zip.Writer.Flush");
+        assert_eq!(got, ["archive/tar/writer.go:7"], "{text}");
+        let note = "the `Writer` under a path holding `zip` has no member starting with `Flush`: these are the \
+                    members of every `Writer`";
+        assert!(text.contains(note), "{text}");
         // A prefix names no whole definition elsewhere: nothing, without a note.
         let (got, text) = found("Buffer.Clo");
         assert!(got.is_empty() && !text.contains("no `"), "{text}");

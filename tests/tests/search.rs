@@ -139,11 +139,26 @@ fn a_qualified_name_finds_the_member_its_owner_defines() {
         ("console.py", "class Console:\n    def export_svg(self):\n        pass\n\ndef export_svg():\n    pass\n"),
         (
             "archive/tar/writer.go",
-            "package tar\n\ntype Writer struct{}\n\nfunc (tw *Writer) Close() error { return nil }\n",
+            "package tar\n\ntype Writer struct{}\n\nfunc (tw *Writer) Close() error { return nil }\n\n\
+             func (tw *Writer) Flush() error { return nil }\n",
         ),
         (
             "archive/zip/writer.go",
             "package zip\n\ntype Writer struct{}\n\nfunc (w *Writer) Close() error { return nil }\n",
+        ),
+        // A Go package's methods in other files than its type's, the package being the project's
+        // root as in text/template.
+        ("template.go", "package template\n\ntype Template struct{}\n"),
+        ("exec.go", "package template\n\nfunc (t *Template) Execute(w io.Writer) error { return nil }\n"),
+        (
+            "option.go",
+            "package template\n\ntype option struct{}\n\nfunc (t *Template) Option(opt ...string) *Template { return t }\n",
+        ),
+        // Members assigned to an object, as express's are.
+        ("lib/utils.js", "exports.compileETag = function(val) {\n  return val;\n};\n"),
+        (
+            "lib/application.js",
+            "var app = exports = module.exports = {};\n\napp.lazyrouter = function lazyrouter() {};\n",
         ),
     ];
     let root = project(&home, "owners", &files);
@@ -163,17 +178,32 @@ fn a_qualified_name_finds_the_member_its_owner_defines() {
         ("zip.Writer.Close", "archive/zip/writer.go:5:", "1 definition in 1 file"),
         ("archive.tar.Writer.Clo", "archive/tar/writer.go:5:", "1 definition in 1 file"),
         ("Writer.Close", "archive/tar/writer.go:5:", "2 definitions in 2 files"),
+        // A package path no directory of the project holds narrows nothing, and says nothing.
+        ("json.Decoder.Decode", "stream.go:5:", "1 definition in 1 file"),
+        ("chrono::NaiveDate::from_ymd", "date.rs:8:", "1 definition in 1 file"),
+        ("Template::Execute", "exec.go:3:", "1 definition in 1 file"),
+        ("template.Template.Execute", "exec.go:3:", "1 definition in 1 file"),
+        ("Template::Option", "option.go:5:", "1 definition in 1 file"),
+        ("Execute", "exec.go:3:", "1 definition in 1 file"),
+        ("compileETag", "lib/utils.js:1:", "1 definition in 1 file"),
+        ("exports.compileETag", "lib/utils.js:1:", "1 definition in 1 file"),
+        ("lazyrouter", "lib/application.js:3:", "1 definition in 1 file"),
+        ("app.lazyrouter", "lib/application.js:3:", "1 definition in 1 file"),
+        ("app::lazyrouter", "lib/application.js:3:", "1 definition in 1 file"),
     ];
     for no_daemon in [false, true] {
         for (pattern, first, summary) in cases {
             let found = lctx(&home, &root, no_daemon, &["search", pattern, "-a", "symbol"]);
             assert!(found.starts_with(first) && found.contains(summary), "{pattern}: {found}");
-            assert!(!found.contains("no file under") && !found.contains("was found in a type"), "{pattern}: {found}");
+            assert!(!found.contains("under a path") && !found.contains("was found in a type"), "{pattern}: {found}");
         }
-        // A package path no file is under: every owner's member, saying so.
-        let found = lctx(&home, &root, no_daemon, &["search", "rar.Writer.Close", "-a", "symbol"]);
-        assert!(found.contains("2 definitions in 2 files"), "{found}");
-        assert!(found.contains("no file under a path holding `rar` has a `Writer` member"), "{found}");
+        // The owner under the path lacks the member: every owner's member, saying so.
+        let found = lctx(&home, &root, no_daemon, &["search", "zip.Writer.Flush", "-a", "symbol"]);
+        assert!(found.starts_with("archive/tar/writer.go:7:") && found.contains("1 definition in 1 file"), "{found}");
+        assert!(
+            found.contains("the `Writer` under a path holding `zip` has no member starting with `Flush`"),
+            "{found}"
+        );
         // An owner that holds no such member: every definition of the name, saying so.
         let found = lctx(&home, &root, no_daemon, &["search", "Other.export_svg", "-a", "symbol"]);
         assert!(found.contains("console.py:2:") && found.contains("console.py:5:"), "{found}");

@@ -65,8 +65,23 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
             // A declaration of several names (Go's `var A, B`) is searched for by each.
-            for (name, kind) in d.named_kinds(in_type) {
-                out.push(Symbol { name: name.to_string(), kind: kind.label().to_string(), line, owner: owner.clone() });
+            // An alias assigned with it (`res.contentType = res.type = function`) is a name of it.
+            let named = d.named_kinds(in_type).into_iter().flat_map(|(name, kind)| {
+                let aliases: Vec<&str> = name.split(" = ").collect();
+                let all = aliases.len() > 1 && aliases.iter().all(|alias| defined_outside(alias).is_some());
+                match all {
+                    true => aliases.into_iter().map(|alias| (alias, kind)).collect(),
+                    false => vec![(name, kind)],
+                }
+            });
+            for (name, kind) in named {
+                let (owner, name) = match (kind, defined_outside(name)) {
+                    (Kind::Impl, _) | (_, None) => (owner.clone(), name),
+                    // Ruby's `def self.escape` in `class Utils` is `Utils`'s.
+                    (_, Some(("self", name))) => (owner.clone(), name),
+                    (_, Some((of, name))) => (Some(of.to_string()), name),
+                };
+                out.push(Symbol { name: name.to_string(), kind: kind.label().to_string(), line, owner });
             }
             walk(&d.children, Some(d), out);
         }
@@ -89,6 +104,25 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
         facts
     });
     Extraction { symbols, extra }
+}
+
+/// A member defined outside its owner, which the outline names by both: `exports.parse = function`
+/// and `app.handle = function`, `Router.prototype.route = function`, Go's `Template.Execute` in
+/// another file than its type, C++'s `void Widget::draw() {…}`, Lua's `function M:bar()`. Its
+/// name is its own, so `parse` finds it, and its owner is the path's last part before the name,
+/// `prototype` aside, so `app.handle` and `app::handle` do. `None` for any other name (an impl's
+/// `fmt::Display for Item`, an alias chain `res.type = res.contentType`, whose names are each one).
+fn defined_outside(name: &str) -> Option<(&str, &str)> {
+    let (path, member) = name.rsplit_once("::").or_else(|| name.rsplit_once(['.', ':']))?;
+    let identifier = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    let parts: Vec<&str> = path.split("::").flat_map(|part| part.split(['.', ':'])).collect();
+    // A C++ destructor, `Widget::~Widget`, is named with its tilde.
+    let named = identifier(member.strip_prefix('~').unwrap_or(member));
+    if !named || !parts.iter().all(|part| identifier(part)) {
+        return None;
+    }
+    let owner = parts.iter().rev().find(|part| **part != "prototype")?;
+    Some((owner, member))
 }
 
 /// Symbols for scans (a search without the index).
@@ -853,6 +887,40 @@ mod tests {
         assert_eq!(max_results(Some(lean_ctx_common::limits::MAX_RESULTS), "50").unwrap(), Some(10_000));
         let e = max_results(Some(u32::MAX), "50").unwrap_err();
         assert!(e.message.contains("max_results 4294967295 is out of range: use 1 to 10000"), "{e}");
+    }
+
+    /// A member defined outside its owner is found by its own name: express's `exports.compileETag
+    /// = function` and `app.lazyrouter = function`, a Go method in another file than its type and
+    /// a C++ method defined outside its class were found only by the whole `exports.compileETag`
+    /// or `Template.Execute`, so `compileETag` and `Template::Execute` found nothing.
+    #[test]
+    fn members_defined_outside_their_owner_are_named_by_their_own_name() {
+        let owned = |path: &str, text: &str| -> Vec<(Option<String>, String, u32)> {
+            outline_extractor()(Path::new(path), text).into_iter().map(|s| (s.owner, s.name, s.line)).collect()
+        };
+        let member = |owner: &str, name: &str, line: u32| (Some(owner.to_string()), name.to_string(), line);
+        let js = "exports.compileETag = function(val) {\n  return val;\n};\n\napp.lazyrouter = function lazyrouter() \
+                  {};\n\nRouter.prototype.route = function (path) {};\n\nmodule.exports.parse = function () {};\n";
+        let expected = [
+            member("exports", "compileETag", 1),
+            member("app", "lazyrouter", 5),
+            member("Router", "route", 7),
+            member("exports", "parse", 9),
+        ];
+        assert_eq!(owned("lib/utils.js", js), expected);
+        let aliased = "res.contentType =\nres.type = function contentType(type) {};\n";
+        assert_eq!(owned("response.js", aliased), [member("res", "contentType", 1), member("res", "type", 1)]);
+        let go = "package template\n\nfunc (t *Template) Execute(w io.Writer) error { return nil }\n";
+        assert_eq!(owned("exec.go", go), [(None, "template".to_string(), 1), member("Template", "Execute", 3)]);
+        let cpp = "void Widget::draw() {}\nWidget::~Widget() {}\nbool operator==(A a, A b) { return true; }\n";
+        let found = owned("widget.cpp", cpp);
+        assert_eq!(found[..2], [member("Widget", "draw", 1), member("Widget", "~Widget", 2)], "{found:?}");
+        let ruby = "class Utils\n  def self.escape(s)\n    s\n  end\nend\n";
+        assert_eq!(owned("utils.rb", ruby), [(None, "Utils".to_string(), 1), member("Utils", "escape", 2)]);
+        // Names that are no path to a member keep their owner as the outline gives it.
+        assert_eq!(defined_outside("fmt::Display for Item"), None);
+        assert_eq!(defined_outside("res.contentType = res.type"), None);
+        assert_eq!(defined_outside("a.b.c"), Some(("b", "c")));
     }
 
     #[test]

@@ -253,7 +253,10 @@ impl Head {
         // (`type Request<E extends Any> = …`) stays attached.
         let gap = if tail.starts_with(char::is_whitespace) { " " } else { "" };
         let tail = head_line(&tail);
-        if tail.is_empty() {
+        // What the line drops at its end anyway (a C prototype's `;`) is no tail to cut: a `…`
+        // there would say a head kept whole was cut.
+        let rest = self.render();
+        if tail.is_empty() || head_line(&format!("{rest}{tail}")) == rest {
             return;
         }
         let room = MAX_SIGNATURE.saturating_sub(self.render().chars().count() + gap.len());
@@ -470,25 +473,38 @@ fn closing(code: &str, open: usize) -> Option<(usize, usize)> {
 /// `(a: Vec<…>, b: [u8; 4])`): what stays is each outer list's own text, so names are kept and
 /// types keep their outermost part. A pair that held nothing stays as written (`string[]`, not
 /// `string[…]`). Double-quoted and backquoted strings are skipped over (a single quote may be a
-/// Rust lifetime); the `>` of `->` and `=>` closes nothing. A C declarator in parentheses (`int
-/// (*callback)(void *)`, `void (^done)(void)`) holds a parameter's name: it stays, its parameters
-/// go (`int (*callback)(…)`).
+/// Rust lifetime); the `>` of `->` and `=>` closes nothing. A C function pointer (`int
+/// (*callback)(void *, int)`, `void (^done)(void)`, `void (*)(void *)`) stays whole: its
+/// declarator holds the parameter's name, and what it takes is what a caller must write to pass
+/// one. A list wrapped in a macro's parentheses for pre-ANSI compilers (`deflate OF((z_streamp
+/// strm, int flush))`) is the list: the inner parentheses do not nest it.
 pub(crate) fn empty_nested_brackets(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let (mut depth, mut strings, mut previous) = (0usize, Strings::default(), ' ');
     // Whether the nested pair being emptied held anything.
     let mut held = false;
+    // The inner parentheses of a wrapped list, counted as no bracket.
+    let mut wrapped: Option<(usize, usize)> = None;
     let mut chars = code.char_indices();
     while let Some((at, c)) = chars.next() {
         if depth == 1
             && c == '('
             && strings.quote.is_none()
-            && let Some(length) = c_declarator(&code[at..])
+            && let Some(length) = c_function_pointer(&code[at..])
         {
             out.push_str(&code[at..at + length]);
-            // The declarator is ASCII: one character a byte, its last one a `)`.
-            chars.nth(length - 2);
+            // The pointer ends with the `)` of an ASCII declarator or of its parameters.
+            let skipped = code[at..at + length].chars().count();
+            chars.nth(skipped - 2);
             previous = ')';
+            continue;
+        }
+        if depth == 0 && c == '(' && strings.quote.is_none() && wrapped.is_none() {
+            wrapped = wrapped_list(code, at);
+        }
+        if wrapped.is_some_and(|(open, close)| at == open || at == close) {
+            out.push(c);
+            previous = c;
             continue;
         }
         let before = depth;
@@ -519,9 +535,36 @@ pub(crate) fn empty_nested_brackets(code: &str) -> String {
     out
 }
 
+/// The inner parentheses of `((…))` opened at `open`, when they hold all the outer ones do:
+/// `OF((z_streamp strm, int flush))`. The outer one may close past `code`: a C head's core ends
+/// with the inner list, the declarator the grammar read with the macro blanked.
+fn wrapped_list(code: &str, open: usize) -> Option<(usize, usize)> {
+    let inner = open + 1;
+    if !code[inner..].starts_with('(') {
+        return None;
+    }
+    let (_, inner_close) = closing(code, inner)?;
+    let outer_close = closing(code, open).map(|(_, close)| close);
+    outer_close.is_none_or(|close| close == inner_close + 1).then_some((inner, inner_close))
+}
+
+/// The length of the C function pointer `code` starts with: its declarator (see
+/// [`c_declarator`]) and the parameter list after it, `(*callback)(void *, int)`; the declarator
+/// alone when no list follows (`(*f)`).
+fn c_function_pointer(code: &str) -> Option<usize> {
+    let (declarator, named) = c_declarator(code)?;
+    let open = code.len() - code[declarator..].trim_start_matches(' ').len();
+    match code[open..].starts_with('(') {
+        true => closing(code, open).map(|(_, close)| close + 1),
+        // `(*)` with no list after it is no pointer's declarator.
+        false => named.then_some(declarator),
+    }
+}
+
 /// The length of the C (or Objective-C block) declarator in parentheses `code` starts with, whose
-/// name is a parameter's: `(*callback)`, `(*handlers[8])`, `(^done)`.
-fn c_declarator(code: &str) -> Option<usize> {
+/// name is a parameter's: `(*callback)`, `(*handlers[8])`, `(^done)`; or that of a pointer
+/// without a name, `(*)`, as a prototype writes one; and whether it has a name.
+fn c_declarator(code: &str) -> Option<(usize, bool)> {
     let bytes = code.as_bytes();
     let mut at = 1;
     let skip_spaces = |at: &mut usize| {
@@ -545,6 +588,9 @@ fn c_declarator(code: &str) -> Option<usize> {
         at += 1;
     }
     skip_spaces(&mut at);
+    if at > pointers && bytes.get(at) == Some(&b')') {
+        return Some((at + 1, false));
+    }
     if at == pointers || bytes.get(at).is_none_or(u8::is_ascii_digit) || !word(&mut at) {
         return None;
     }
@@ -558,7 +604,7 @@ fn c_declarator(code: &str) -> Option<usize> {
         at += 1;
         skip_spaces(&mut at);
     }
-    (bytes.get(at) == Some(&b')')).then_some(at + 1)
+    (bytes.get(at) == Some(&b')')).then_some((at + 1, true))
 }
 
 /// Whether the `(` at `open` is a call in an assigned value (`var key = testingKey(…)`): its
@@ -833,10 +879,22 @@ mod tests {
             empty_nested_brackets("function flatten<T>(rows: T[][], next: () => Map<K, V[]>)"),
             "function flatten<T>(rows: T[][], next: () => Map<…>)"
         );
-        // A C declarator names the parameter: it stays, what the pointed-to function takes goes.
+        // A C function pointer is a parameter's type a caller must match: it stays whole, named
+        // or not (sqlite3.h's `int (*xAuth)(…)`, `void(…)(…)` said neither what it takes).
+        let pointers =
+            "int on(int (*callback)(void *ctx, int code), void (^done[2])(void), char *(*f), void(*)(void*))";
+        assert_eq!(empty_nested_brackets(pointers), pointers);
+        assert_eq!(empty_nested_brackets("int f(int (*)[4], int (*g)[8])"), "int f(int (…)[…], int (*g)[…])");
+        // A list wrapped for pre-ANSI compilers is the list (zlib's `deflateInit2_ OF((…))` said
+        // nothing of what it takes); its own nested brackets are emptied as any list's.
         assert_eq!(
-            empty_nested_brackets("int on(int (*callback)(void *ctx, int code), void (^done[2])(void), char *(*f))"),
-            "int on(int (*callback)(…), void (^done[2])(…), char *(*f))"
+            empty_nested_brackets("int deflate OF((z_streamp strm, int flush, char buf[8]))"),
+            "int deflate OF((z_streamp strm, int flush, char buf[…]))"
+        );
+        assert_eq!(empty_nested_brackets("f((a), b)"), "f((…), b)");
+        assert_eq!(
+            empty_nested_brackets("int deflate OF((z_streamp strm, int (*f)(int))"),
+            "int deflate OF((z_streamp strm, int (*f)(int))"
         );
         assert_eq!(empty_nested_brackets("fn f(g: fn(*const u8), h: Box<dyn Fn(&T)>)"), "fn f(g: fn(…), h: Box<…>)");
     }

@@ -569,13 +569,12 @@ fn unparenthesized(mut node: Node) -> Node {
 /// or a name exported under a name of its own (`exports.default = Emitter`, `module.exports.parse
 /// = parser.parse`).
 fn assigned_function(node: Node, source: &str) -> Option<Kind> {
-    let left = node.child_by_field_name("left").filter(|left| is_property(*left))?;
-    if !statement_of(node).is_some_and(|statement| module_level(statement, source)) {
-        return None;
-    }
+    let left = assigned_property(node, source)?;
+    let statement = statement_of(node).filter(|statement| module_level(*statement, source))?;
     let value = assigned_value(node.child_by_field_name("right")?);
-    let export_list = node_text(left, source) == "module.exports" && names_exports(value);
-    let exported_name = is_export(left, source) && names_a_value(value);
+    let export_list = node_text(left, source) == "module.exports" && (names_exports(value) || computed(value));
+    let exported = is_export(left, source) || on_exports_alias(left, statement, source);
+    let exported_name = exported && (names_a_value(value) || computed(value));
     let methods = !assigned_methods(node, source).is_empty();
     let value = value.kind();
     match value {
@@ -586,6 +585,69 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
         _ if FUNCTION_VALUES.contains(&value) => Some(Kind::Function),
         _ => None,
     }
+}
+
+/// The property an assignment gives a value: its target, or the `module.exports` of `exports =
+/// module.exports = createApplication`, which keeps the `exports` shorthand on the module's value.
+fn assigned_property<'t>(assignment: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let left = assignment.child_by_field_name("left")?;
+    if is_property(left) {
+        return Some(left);
+    }
+    let chained = assignment.child_by_field_name("right").filter(|right| right.kind() == "assignment_expression");
+    let chained = chained.and_then(|right| right.child_by_field_name("left"))?;
+    (node_text(left, source) == "exports" && node_text(chained, source) == "module.exports").then_some(chained)
+}
+
+/// A value a call computes from values, not from a function written there: `require('./query')`,
+/// `createETagGenerator({ weak: false })`, `deprecate.function(flatten, '…')`. A module wrapped in
+/// a function called at once (`module.exports = (function () {…})()`) is not one.
+fn computed(value: Node) -> bool {
+    let function = |node: Node| {
+        let node = unparenthesized(node);
+        FUNCTION_VALUES.contains(&node.kind()) || node.kind() == "class"
+    };
+    let arguments = value.child_by_field_name("arguments");
+    let mut cursor = value.walk();
+    value.kind() == "call_expression"
+        && !value.child_by_field_name("function").is_some_and(function)
+        && !arguments.is_some_and(|arguments| arguments.named_children(&mut cursor).any(function))
+}
+
+/// How many statements from a module's start its exports object may be given another name in:
+/// CommonJS binds it where it requires what it needs, at the top.
+const EXPORTS_ALIAS_STATEMENTS: usize = 64;
+
+/// Whether `target` is a property of a name the module binds to its exports object among its
+/// first statements (see [`EXPORTS_ALIAS_STATEMENTS`]): `app.del` after express's `var app =
+/// exports = module.exports = {}`, an export as `exports.del` would be.
+fn on_exports_alias(target: Node, statement: Node, source: &str) -> bool {
+    let object = target.child_by_field_name("object").filter(|object| object.kind() == "identifier");
+    let (Some(object), Some(module)) = (object, statement.parent()) else { return false };
+    let name = node_text(object, source);
+    let mut cursor = module.walk();
+    let aliases = |declaration: Node| {
+        let mut cursor = declaration.walk();
+        let declarators: Vec<Node> = declaration.named_children(&mut cursor).collect();
+        declarators.into_iter().any(|declarator| {
+            let named = declarator.child_by_field_name("name").is_some_and(|n| node_text(n, source) == name);
+            let mut value = declarator.child_by_field_name("value").map(unparenthesized);
+            while let Some(assignment) = value.filter(|value| value.kind() == "assignment_expression") {
+                let left = assignment.child_by_field_name("left").map(|left| node_text(left, source));
+                if named && matches!(left, Some("exports" | "module.exports")) {
+                    return true;
+                }
+                value = assignment.child_by_field_name("right").map(unparenthesized);
+            }
+            false
+        })
+    };
+    !matches!(name, "exports" | "module")
+        && module
+            .named_children(&mut cursor)
+            .take(EXPORTS_ALIAS_STATEMENTS)
+            .filter(|statement| matches!(statement.kind(), "variable_declaration" | "lexical_declaration"))
+            .any(aliases)
 }
 
 /// The body of a function a file-level statement calls at once: `(function () { … }).call(this)`,
@@ -1046,7 +1108,8 @@ fn long_value(node: Node) -> Vec<Range<usize>> {
 fn assigned_name(node: Node, source: &str) -> Option<String> {
     let value = assigned_value(node.child_by_field_name("right")?);
     let left = node_text(node.child_by_field_name("left")?, source);
-    if left == "module.exports" && names_exports(value) {
+    let property = assigned_property(node, source).map(|property| node_text(property, source));
+    if property == Some("module.exports") && names_exports(value) {
         return Some(node_text(value, source).to_string());
     }
     // An object of methods: they belong to what it is given to (`Store` for `Store.prototype`).
