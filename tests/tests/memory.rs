@@ -670,6 +670,18 @@ fn noisy_tests(root: &Path) -> std::path::PathBuf {
 /// one each) before they were answered. They are answered at once; once the lock is released
 /// the session holds all three, the run with how it ended, and the id the run's answer named
 /// expands to the whole output.
+/// `lctx expand id` gives exactly what `script` prints when run again.
+fn expands_to_what_it_prints(home: &Home, root: &Path, fallback: bool, id: &str, script: &Path) {
+    let expanded = lctx(home, root, fallback, &["expand", id]);
+    let original = home.command(script).current_dir(root).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&expanded.stdout),
+        String::from_utf8_lossy(&original.stdout),
+        "{}",
+        describe(&expanded)
+    );
+}
+
 fn session_writes_wait_for_no_lock(fallback: bool) {
     let home = Home::new();
     let root = project(&home);
@@ -707,14 +719,7 @@ fn session_writes_wait_for_no_lock(fallback: bool) {
     assert!(status.contains("files read 1 · edits 1 · commands 1"), "{status}");
     let handoff = ok(lctx(&home, &root, fallback, &["--session", "s1", "session", "handoff"]));
     assert!(handoff.contains("./pytest: failed (exit 1)"), "{handoff}");
-    let expanded = lctx(&home, &root, fallback, &["expand", &id]);
-    let original = home.command(&script).current_dir(&root).output().unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&expanded.stdout),
-        String::from_utf8_lossy(&original.stdout),
-        "{}",
-        describe(&expanded)
-    );
+    expands_to_what_it_prints(&home, &root, fallback, &id, &script);
     let gain: serde_json::Value = serde_json::from_str(&ok(lctx(&home, &root, fallback, &["gain", "--json"]))).unwrap();
     assert_eq!(gain["unrecorded"]["events"], 0, "{gain}");
     assert!(!ok(lctx(&home, &root, fallback, &["gain"])).contains("not written"));
@@ -766,14 +771,7 @@ fn writes_a_killed_daemon_had_queued_are_made_by_the_next_engine() {
     drop(daemon);
     holder.execute_batch("ROLLBACK").unwrap();
 
-    let expanded = lctx(&home, &root, true, &["expand", &id]);
-    let original = home.command(&script).current_dir(&root).output().unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&expanded.stdout),
-        String::from_utf8_lossy(&original.stdout),
-        "{}",
-        describe(&expanded)
-    );
+    expands_to_what_it_prints(&home, &root, true, &id, &script);
     let status = ok(lctx(&home, &root, true, &["--session", "s1", "session", "status"]));
     assert!(status.contains("commands 1"), "{status}");
     // The run's event and the expand's.
