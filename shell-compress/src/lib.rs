@@ -97,6 +97,10 @@ impl Options {
     }
 }
 
+/// At most this many warning lines the rules left as ordinary lines are all shown; past it, cuts count the ones
+/// they take.
+const WARNINGS_SHOWN: usize = 20;
+
 /// Characters per token assumed for budgets: o200k averages about four on paths, tables and code, so three
 /// errs on the side of a listing that fits.
 pub const CHARS_PER_TOKEN: usize = 3;
@@ -139,6 +143,11 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
         // test scripts that only print their verdicts exit 0. A search's matches and a listing's
         // entries are the data asked for, not reports.
         plan.protect_reports();
+    }
+    if pattern.is_none() && !family.listing {
+        // A few warnings among thousands of lines (a journal, a log) are what the agent looks for; a
+        // flood of them is cut like any line, each cut saying how many it took.
+        plan.protect_few_warnings(WARNINGS_SHOWN);
     }
     let context = shape::Context {
         budget_chars: options.listing_budget * CHARS_PER_TOKEN,
@@ -287,7 +296,7 @@ mod tests {
             .map(|line| {
                 let count = line.strip_prefix("… ").and_then(|rest| rest.split(' ').next()?.parse().ok());
                 match count {
-                    Some(n) if line.ends_with(" omitted") => n,
+                    Some(n) if line.ends_with(" omitted") || line.contains(" omitted (") => n,
                     _ => line.rsplit_once(" … (×").and_then(|(_, n)| n.strip_suffix(')')?.parse().ok()).unwrap_or(1),
                 }
             })
@@ -316,6 +325,45 @@ mod tests {
         assert!(out.text.lines().count() < 120, "{}", out.text);
         assert!(out.text.contains("ERROR worker-1 processed item 1717"), "{}", out.text);
         assert_eq!(lines_accounted_for(&out.text), raw.lines().count(), "{}", out.text);
+    }
+
+    #[test]
+    fn a_few_warnings_in_a_long_journal_are_shown_and_a_flood_is_counted_in_its_cuts() {
+        // QA: of a journal's 14 `warning:` lines among 30,000, the cuts between its error lines showed one and
+        // said nothing of the rest.
+        let journal = |warn_every: usize| {
+            let mut raw = String::new();
+            for i in 0..6000 {
+                let what = match i {
+                    _ if i % 1500 == 700 => "error: disk quota exceeded".to_string(),
+                    _ if i % warn_every == 11 => format!("warning: slow response {i}"),
+                    // Words vary line to line, as a journal's do, so no run folds by shape.
+                    _ => format!("session opened for user {}", ["ann", "bo", "cy", "di", "ed"][i % 5]),
+                };
+                raw.push_str(&format!(
+                    "Dec 06 10:{:02}:{:02} host sshd[{}]: {what}\n",
+                    i / 60 % 60,
+                    i % 60,
+                    1000 + i % 9
+                ));
+            }
+            raw
+        };
+        let few = journal(500);
+        let out = compress("cat journal.txt", &few, 0);
+        for line in few.lines().filter(|line| line.contains("warning:")) {
+            assert!(out.text.lines().any(|shown| shown == line), "{line:?} lost:\n{}", out.text);
+        }
+        let flood = journal(50);
+        let out = compress("cat journal.txt", &flood, 0);
+        assert_eq!(lines_accounted_for(&out.text), flood.lines().count(), "{}", out.text);
+        let shown = out.text.lines().filter(|line| line.contains("warning:")).count();
+        let counted: usize = out
+            .text
+            .lines()
+            .filter_map(|line| line.strip_suffix(" warnings)")?.rsplit_once(" (")?.1.parse::<usize>().ok())
+            .sum();
+        assert_eq!(shown + counted, flood.lines().filter(|line| line.contains("warning:")).count(), "{}", out.text);
     }
 
     #[test]

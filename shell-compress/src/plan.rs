@@ -364,6 +364,17 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// Shows every warning among the ordinary lines (outside a hunk's body) when there are at most `limit`.
+    pub(crate) fn protect_few_warnings(&mut self, limit: usize) {
+        let warnings: Vec<usize> =
+            (0..self.len()).filter(|&i| self.ordinary(i) && rules::is_warning(self.line(i))).collect();
+        if warnings.len() <= limit {
+            for i in warnings {
+                self.must(i);
+            }
+        }
+    }
+
     /// After a failure: error lines, location lines and the closing lines must reach the agent verbatim.
     pub(crate) fn protect_failure(&mut self) {
         let tail = self.failure_tail_start();
@@ -632,7 +643,7 @@ impl<'a> Plan<'a> {
         notes.sort_by_key(|(at, _)| *at);
         let mut notes = notes.into_iter().peekable();
         let mut out = String::new();
-        let mut omitted = 0;
+        let mut omitted = Omitted::default();
         for i in 0..=self.len() {
             while let Some((_, text)) = notes.next_if(|(at, _)| *at == i) {
                 flush_omitted(&mut out, &mut omitted);
@@ -646,7 +657,12 @@ impl<'a> Plan<'a> {
                 Mark::Drop => {}
                 // A line that stands for its exact copies counts them: the marker says how many lines of the
                 // output are not shown.
-                Mark::Omit => omitted += self.repeats[i],
+                Mark::Omit => {
+                    omitted.lines += self.repeats[i];
+                    if rules::is_warning(self.text(i)) {
+                        omitted.warnings += self.repeats[i];
+                    }
+                }
                 Mark::Keep | Mark::Must => {
                     flush_omitted(&mut out, &mut omitted);
                     self.push_line(&mut out, i);
@@ -751,15 +767,27 @@ fn is_constant<'a>(values: impl Iterator<Item = &'a str>) -> bool {
     status || counts.values().max().is_some_and(|&most| most * 100 >= total * CONSTANT_PERCENT)
 }
 
-fn flush_omitted(out: &mut String, omitted: &mut usize) {
-    match *omitted {
-        0 => {}
-        1 => out.push_str("… 1 line omitted\n"),
-        n => {
-            let _ = writeln!(out, "… {n} lines omitted");
+/// Lines a cut took, counted until its marker is written; a warning among them is said (a journal's few
+/// warnings past the number shown whole).
+#[derive(Default)]
+struct Omitted {
+    lines: usize,
+    warnings: usize,
+}
+
+fn flush_omitted(out: &mut String, omitted: &mut Omitted) {
+    let Omitted { lines, warnings } = std::mem::take(omitted);
+    let noun = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (lines, warnings) {
+        (0, _) => {}
+        (_, 0) => {
+            let _ = writeln!(out, "… {} omitted", noun(lines, "line", "lines"));
+        }
+        _ => {
+            let _ =
+                writeln!(out, "… {} omitted ({})", noun(lines, "line", "lines"), noun(warnings, "warning", "warnings"));
         }
     }
-    *omitted = 0;
 }
 
 /// How many times each of `names` comes, in the order each first comes.

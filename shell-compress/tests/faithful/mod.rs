@@ -48,7 +48,8 @@ pub(crate) fn untrue_lines(raw: &str, view: &str, exit: i32) -> Vec<Untrue> {
 }
 
 /// An omission marker of a cut (`plan.rs`).
-static OMITTED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^… \d+ lines? omitted$").unwrap());
+static OMITTED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^… \d+ lines? omitted(?: \(\d+ warnings?\))?$").unwrap());
 
 /// ANSI escapes: CSI, OSC, charset and two-byte sequences.
 static ESCAPE: LazyLock<Regex> =
@@ -624,7 +625,7 @@ fn is_note(raw: &Raw, line: &str) -> bool {
     static NOTES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         [
             // plan.rs: a cut, a run differing only in numbers.
-            r"^… (\d+) lines? omitted$",
+            r"^… (\d+) lines? omitted(?: \(\d+ warnings?\))?$",
             r"^… (\d+) lines differing only in numbers omitted$",
             // Plan::drop_counted and its kin: `… N what` or `… N what: kind ×n, …` (or one kind alone), and
             // how many lines of those kinds stay shown (`; 3 more shown`).
