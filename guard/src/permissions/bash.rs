@@ -46,10 +46,10 @@
 
 use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
-use super::git_config;
 use super::scope::Place;
 use super::variables::Variables;
 use super::wrappers::{self, Chdir, Output, Run};
+use super::{arithmetic, git_config};
 use super::{braces, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
@@ -368,7 +368,6 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
     let commands = lean_ctx_shell_syntax::split(line);
     let base = *walk.ids;
     *walk.ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
-    let words: Vec<&[Word]> = commands.iter().map(|command| command.words.as_slice()).collect();
     // The `{ … }` body of a function being defined: the depth of braces
     // its `}` returns to, and its first command as written.
     let mut body: Option<(isize, String)> = None;
@@ -376,7 +375,7 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
     for (at, command) in commands.iter().enumerate() {
         let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
         let place = Place { env, conditional: within.conditional || command.conditional };
-        vars.enter_loop(&words[at..], &place);
+        vars.enter_loop(&commands[at..], &place);
         let (mut invocation, script, braces) =
             look_through(command, &place, vars, body.as_ref().map(|(_, first)| first));
         if body.is_none() && invocation.function_body.is_some() && opens_braced_body(&command.words) {
@@ -410,7 +409,8 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 collect(&text, depth + 1, &place, vars, walk);
             }
         }
-        vars.record(&command.words, &place, within, sets_anything);
+        let numbers = arithmetic::numbers(command, vars);
+        vars.record(&command.words, &numbers, &place, within, sets_anything);
     }
 }
 
@@ -801,6 +801,8 @@ fn look_through(
             }
         }
     }
+    // What its arithmetic evaluates may run a command known only then.
+    let unknown_program = unknown_program.or_else(|| arithmetic::unknown(command, variables, &place.env));
     let place = place.clone();
     let invocation = Invocation {
         views,

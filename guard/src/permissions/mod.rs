@@ -41,6 +41,10 @@
 //! - a program word that is not a literal (`$x`, `$(…)`) or is a glob
 //!   (`/bin/r?`) cannot be matched by Bash rules: where any exist, the
 //!   command is an ask;
+//! - arithmetic reading a variable not known to hold a plain number
+//!   (`arithmetic.rs`: bash evaluates its value again, running a
+//!   subscript's `$(…)` in it) makes the command's programs known only
+//!   when it runs, as a program word that is not a literal does;
 //! - what git prints of the files its repository holds (`git.rs`):
 //!   `git show HEAD:.env` reads .env, `git diff`, `git grep`, `git archive`
 //!   read the files its index tracks (`git_index.rs`);
@@ -62,6 +66,7 @@
 /// Operands of one command resolved as paths at most: each costs a stat.
 const MAX_OPERANDS: usize = 4096;
 
+mod arithmetic;
 mod bash;
 mod braces;
 mod env_split;

@@ -1879,9 +1879,8 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
         "f=README.md; cat $f",
         "f=README.md; cat \"$f\"",
         "f='src/*.rs'; cat $f",
-        "((x > f)); cat README.md",
-        "((x > f))",
-        "if ((n < 3)); then cat README.md; fi",
+        "x=1 f=2; ((x > f)); cat README.md",
+        "n=0; if ((n < 3)); then cat README.md; fi",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -1889,8 +1888,8 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
     for (command, part) in [
         ("f=.env; cat $f", "`cat` reads `$f` = `.env`"),
         ("f() { :; }; cat .env", "`cat` reads `.env`"),
-        ("((x > 1)) && cat .env", "`cat` reads `.env`"),
-        ("((x)) < .env", "`<` names `.env`"),
+        ("((1 > 0)) && cat .env", "`cat` reads `.env`"),
+        ("((0)) < .env", "`<` names `.env`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
     }
@@ -1927,6 +1926,76 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
         p.check_shell("((count)) > max", &s.root),
         because(deny("Edit(./max)", &s.project_file()), "`>` names `max`")
     );
+}
+
+#[test]
+fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_number() {
+    let (s, p, file) = qa();
+    let unknown = |part: &str, expr: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(format!("{part} (a value evaluated as arithmetic: {expr})"))),
+    };
+    // Bash evaluates x's value as arithmetic, expanding the subscript in it: each of these runs rm.
+    let x = "x='a[$(rm -rf qa)]'; ";
+    for (command, part, expr) in [
+        ("(( x ))", "x", "x"),
+        ("echo $((x))", "x", "x"),
+        ("echo $(($x + 1))", "x", "$x + 1"),
+        ("echo $[x]", "x", "x"),
+        ("[[ $x -eq 0 ]]", "x", "$x"),
+        ("let x", "x", "x"),
+        ("declare -i y=x", "x", "x"),
+        ("declare -i y; y=$x", "x", "$x"),
+        ("b=(1); echo ${b[x]}", "x", "x"),
+        ("b[x]=1", "x", "x"),
+        ("echo ${s:x:1}", "x", "x"),
+        ("for ((i = x; i < 1; i++)); do :; done", "x", "i = x; i < 1; i++"),
+        ("y=x; (( y ))", "y", "y"),
+    ] {
+        assert_eq!(p.check_shell(&format!("{x}{command}"), &s.root), unknown(part, expr), "{command}");
+    }
+    // One the line did not set, a substitution's output or an element is as unknown; `-v` expands its subscript.
+    assert_eq!(p.check_shell("(( n > 1 ))", &s.root), unknown("n", "n > 1"));
+    assert_eq!(p.check_shell("echo $(( $(cat f) ))", &s.root), unknown("$(", "$(cat f)"));
+    assert_eq!(p.check_shell("((a[0] > 1))", &s.root), unknown("a[…]", "a[0] > 1"));
+    assert_eq!(p.check_shell("[[ -v 'a[$(rm -rf qa)]' ]]", &s.root), unknown("$(", "$(rm -rf qa)"));
+    for command in [
+        "test -v 'a[$(rm -rf qa)]'",
+        "unset 'a[$(rm -rf qa)]'",
+        "read 'a[$(rm -rf qa)]'",
+        "printf -v 'a[$(rm -rf qa)]' x",
+        "declare 'a[$(rm -rf qa)]=1'",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown("$(", "$(rm -rf qa)"), "{command}");
+    }
+    // A variable set by arithmetic holds a number, not what it held; one set where it may not run holds either.
+    assert_eq!(p.check_shell(&format!("{x}((x = 1)); ((x))"), &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell(&format!("{x}let x=1; echo $((x))"), &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell(&format!("{x}true && x=1; ((x))"), &s.root), unknown("x", "x"));
+    assert_eq!(p.check_shell(&format!("{x}((0 && (x = 1))); ((x))"), &s.root), unknown("x", "x"));
+    // Numbers, plain literals and counters the line keeps stay as they were.
+    for command in [
+        "echo $((1 + 2)) $((0x1F + 16#ff))",
+        "for ((i = 0; i < 3; i++)); do echo $i; done",
+        "i=0; while ((i < 3)); do ((i++)); done",
+        "s=0; for n in 1 2 3; do ((s += n)); done; echo $s",
+        "x=y y=2; echo $((x * 2))",
+        "a=(1 2); echo ${#a[@]} ${a[@]} \"${a[*]}\" ${HOME:-/} ${#HOME}",
+        "echo $((RANDOM % 6)) $# $? $$",
+        "x=5; [[ $x -eq 5 ]] && [ -v x ] && [[ $y == 0 ]]",
+        "echo '$((x))' \\$((1))",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A deny on what the line's own substitution runs still wins.
+    assert!(
+        matches!(p.check_shell("(( $(rm -rf qa) > x ))", &s.root), Verdict::Deny { rule, .. } if rule == "Bash(rm:*)")
+    );
+    // Without Bash rules nothing is lost by running it.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    assert_eq!(s.load().check_shell(&format!("{x}(( x ))"), &s.root), Verdict::Allow);
 }
 
 /// Makes the repository at `dir` track `count` files under `gen/` (one blob, written straight into its index).
