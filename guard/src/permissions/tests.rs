@@ -1751,6 +1751,14 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "time -p rm -rf qa",
         "command time -v -o log rm -rf qa",
         "sudo setsid nice -n 5 flock f rm -rf qa",
+        // The older wrappers alike: sudo's `-c` takes a login class, so rm is what runs.
+        "sudo -c class rm -rf qa",
+        "sudo -h host -p '> ' rm -rf qa",
+        "env -u A - B=1 rm -rf qa",
+        "timeout --kill-after=1 -s KILL 5 rm -rf qa",
+        "nice --5 rm -rf qa",
+        "xargs -0 -l rm -rf qa",
+        "parallel -j 2 rm -rf ::: qa",
     ] {
         assert!(denied(command), "{command}: {:?}", p.check_shell(command, &s.root));
     }
@@ -1772,6 +1780,8 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "setsid ls",
         "flock f ls",
         "watch -n 1 ls",
+        "sudo -l rm",
+        "command -v rm",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -1793,6 +1803,13 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         ("systemd-run -H host rm -rf qa", "systemd-run --host"),
         ("systemd-run -p RootDirectory=/srv rm -rf qa", "systemd-run -p RootDirectory=/srv"),
         ("busybox --list", "busybox --list"),
+        ("sudo -Z rm -rf qa", "sudo -Z"),
+        ("sudo -R /srv rm -rf qa", "sudo --chroot"),
+        ("env --bogus rm -rf qa", "env --bogus"),
+        ("timeout -z 5 rm -rf qa", "timeout -z"),
+        ("xargs --bogus rm -rf qa", "xargs --bogus"),
+        ("echo 'rm -rf qa' | parallel", "parallel (the commands of its input)"),
+        ("parallel ::: 'rm -rf qa'", "parallel (the commands of its input)"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
     }
