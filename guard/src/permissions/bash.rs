@@ -704,7 +704,12 @@ fn look_through(
             .iter()
             .map(|(name, value)| (name.as_str(), value.literal.then_some(value.text.as_str())))
             .collect();
-        let subcommands: Vec<usize> = subcommand_starts(&texts, at).into_iter().map(|start| start - at - 1).collect();
+        let mut subcommands: Vec<usize> =
+            subcommand_starts(&texts, at).into_iter().map(|start| start - at - 1).collect();
+        // Without global options the subcommand is git's first word.
+        if subcommands.is_empty() && texts.len() > at + 1 {
+            subcommands.push(0);
+        }
         let raw = |word: usize| words.get(at + 1 + word).and_then(|word| command.raw.get(word.span.start..));
         let run = |text: String, runs: Runs| Some(Script { text, runs, program: program_word.clone() });
         let literal: Vec<bool> = words[at + 1..].iter().map(Word::is_literal).collect();
@@ -725,12 +730,7 @@ fn look_through(
             }
             script = run(scripts.join("\n"), Runs::OwnShell);
             script_at_top = true;
-        } else if let Some(config) = subcommands
-            .iter()
-            .copied()
-            // Without global options the subcommand is git's first word.
-            .chain(subcommands.is_empty().then_some(0))
-            .find(|&sub| texts.get(at + 1 + sub) == Some(&"config"))
+        } else if let Some(config) = subcommands.iter().copied().find(|&sub| texts.get(at + 1 + sub) == Some(&"config"))
         {
             // What `git config` stores runs later, unseen then: checked now.
             let stored = git_config::stored(&texts[at + 1 + config + 1..], &literal[config + 1..]);

@@ -2118,6 +2118,14 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ),
         ("git -c core.fsmonitor='cat qa/secret/plan.txt >&2;:' status", &secret, "`cat` reads `qa/secret/plan.txt`"),
         ("GIT_SSH_COMMAND='rm -rf qa' git fetch", &rm, "`rm -rf qa` matches it"),
+        // The environment's settings are read as `-c`'s.
+        ("GIT_CONFIG_PARAMETERS=\"'alias.x'='!rm -rf qa'\" git x", &rm, "`rm -rf qa` matches it"),
+        ("GIT_CONFIG_PARAMETERS=\"'alias.x=!rm -rf qa'\" git -C . x", &rm, "`rm -rf qa` matches it"),
+        (
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm -rf qa' git x",
+            &rm,
+            "`rm -rf qa` matches it",
+        ),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
     }
@@ -2143,7 +2151,10 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ("env GIT_EXTERNAL_DIFF=x git diff --stat", "GIT_EXTERNAL_DIFF=…"),
         ("GIT_PAGER=$p git log", "GIT_PAGER=…"),
         ("export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f'; git x", "GIT_CONFIG_COUNT=…"),
-        ("GIT_CONFIG_PARAMETERS=\"'alias.x'='!rm f'\" git x", "GIT_CONFIG_PARAMETERS=…"),
+        // Settings the environment gives as `-c` does, where they cannot be read.
+        ("GIT_CONFIG_PARAMETERS=$p git x", "GIT_CONFIG_PARAMETERS=…"),
+        ("GIT_CONFIG_PARAMETERS=\"alias.x='!rm f'\" git x", "GIT_CONFIG_PARAMETERS=…"),
+        ("GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f' git x", "GIT_CONFIG_COUNT=…"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
     }
@@ -2164,11 +2175,17 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
     s.file(".env");
-    let command = "git -c core.sshCommand='cat .env >&2' ls-remote ssh://x/y";
-    assert_eq!(
-        s.load().check_shell(command, &s.root),
-        because(deny("Read(./.env)", &s.project_file()), "`cat` reads `.env`")
-    );
+    for command in [
+        "git -c core.sshCommand='cat .env >&2' ls-remote ssh://x/y",
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cat .env' git x",
+        "GIT_CONFIG_PARAMETERS=\"'alias.x'='!cat .env'\" git x",
+    ] {
+        assert_eq!(
+            s.load().check_shell(command, &s.root),
+            because(deny("Read(./.env)", &s.project_file()), "`cat` reads `.env`"),
+            "{command}"
+        );
+    }
 }
 
 #[test]
