@@ -352,6 +352,24 @@ pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
     out
 }
 
+/// Environments of a script git runs by its configuration (see
+/// [`invocations_at`]) are numbered from here, apart from the line's.
+const CONFIGURED_IDS: u32 = u32::MAX / 2;
+
+/// The commands of `script`, a command line git runs by its configuration
+/// in place of a command at `place` (an alias the files give), the
+/// `count`th such script of the line: as a line's, with no variable known,
+/// and its environments inside the command's.
+pub(crate) fn invocations_at(script: &str, place: &Place, count: u32) -> Vec<Invocation> {
+    let mut out = Vec::new();
+    let mut ids = CONFIGURED_IDS + count.saturating_mul(1 << 16);
+    let mut budget = script.len() + SCRIPT_BUDGET;
+    let mut later = Vec::new();
+    let mut walk = Walk { ids: &mut ids, budget: &mut budget, out: &mut out, later: &mut later };
+    collect(script, 1, place, &mut Variables::default(), &mut walk);
+    out
+}
+
 /// What splitting one line carries through its scripts: the environment
 /// ids taken so far, so a script's own environments get new ones; the
 /// script bytes it may still split; the commands found; the scripts run

@@ -2189,6 +2189,65 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
 }
 
 #[test]
+fn what_git_runs_by_configuration_its_files_hold_is_checked() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["config", "alias.wipe", "!rm -rf qa"]);
+    git(&s.root, &["config", "alias.peek", "show HEAD:qa/secret/plan.txt"]);
+    git(&s.root, &["config", "alias.again", "wipe"]);
+    git(&s.root, &["config", "alias.loop", "loop"]);
+    // An alias the repository's configuration gives is checked as the line giving it would be.
+    let rm = |part: &str| because(deny("Bash(rm:*)", &file), part);
+    for (command, part) in [
+        ("git wipe", "`rm -rf qa` matches it"),
+        ("git -C . wipe", "`rm -rf qa` matches it"),
+        ("cd src && git wipe", "`rm -rf qa` matches it"),
+        ("git again", "`rm -rf qa` matches it"),
+        ("git --no-pager wipe --force", "`rm -rf qa --force` matches it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), rm(part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("git peek", &s.root),
+        because(deny("Read(./qa/secret/**)", &file), "`git show` reads `HEAD:qa/secret/plan.txt`")
+    );
+    // The line's own `-c` is what git runs; builtins, a subcommand with no alias and a cycle run nothing more.
+    for command in ["git -c alias.wipe=status wipe", "git status", "git nosuch", "git loop"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    let unknown = |word: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(word.into())),
+    };
+    // Where the configuration cannot be read, what git runs is unknown.
+    assert_eq!(
+        p.check_shell("cd \"$d\" && git wipe", &s.root),
+        unknown("git wipe (an alias its configuration may give, not read)")
+    );
+    // A line writing git's configuration or hooks other than by `git config` leaves what a later git runs unknown.
+    for (command, by) in [
+        ("printf '[alias]\\n\\tx = !rm -rf qa\\n' >> .git/config; git x", "> names .git/config"),
+        ("cd src && echo x > ../.git/hooks/pre-commit && git commit -qm x", "> names ../.git/hooks/pre-commit"),
+        ("cp /dev/null ~/.gitconfig; git status", "cp writes ~/.gitconfig"),
+    ] {
+        let word = format!("git (after {by}, which may configure what it runs)");
+        assert_eq!(p.check_shell(command, &s.root), unknown(&word), "{command}");
+    }
+    assert_eq!(p.check_shell("echo x > notes.txt; git status", &s.root), Verdict::Allow);
+    // Without Bash rules, what an alias reads is still checked.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    s.file(".env");
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["config", "alias.x", "!cat .env"]);
+    assert_eq!(
+        s.load().check_shell("git x", &s.root),
+        because(deny("Read(./.env)", &s.project_file()), "`cat` reads `.env`")
+    );
+}
+
+#[test]
 fn a_program_handling_names_only_is_said_to_name_what_it_is_given() {
     let (s, p, file) = qa();
     let secret = deny("Read(./qa/secret/**)", &file);
