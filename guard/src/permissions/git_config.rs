@@ -10,13 +10,14 @@
 //! | an alias for the subcommand, `!SCRIPT` | `SCRIPT ARGS…`, a shell script run at the repository's top |
 //! | an alias for the subcommand, `VALUE` | `git GLOBALS… VALUE ARGS…`, in the alias's place |
 //! | `core.pager`, `pager.*`, `GIT_PAGER` | its value, a shell script run at the repository's top |
+//! | `core.editor`, `sequence.editor`, `GIT_EDITOR`, `GIT_SEQUENCE_EDITOR`, `VISUAL`, `EDITOR` naming a program alone | `PROGRAM "$@"`, a file git passes it |
 //! | any other key naming a command (see [`names_command`]), `--exec-path=`, the other variables of [`COMMAND_VARIABLES`] | a program known only when the command runs, and its value a script as a pager's, unless it names a file (`include.path`) |
 //!
 //! Keys are case-insensitive but for a subsection (`diff.X.textconv`).
 
 /// Environment variables naming a command git runs, or configuration that
 /// may name one; git reads `GIT_CONFIG_KEY_n` only with `GIT_CONFIG_COUNT`.
-pub(crate) const COMMAND_VARIABLES: [&str; 14] = [
+pub(crate) const COMMAND_VARIABLES: [&str; 16] = [
     "GIT_CONFIG_PARAMETERS",
     "GIT_CONFIG_COUNT",
     "GIT_CONFIG",
@@ -31,7 +32,26 @@ pub(crate) const COMMAND_VARIABLES: [&str; 14] = [
     "GIT_PROXY_COMMAND",
     "GIT_EXEC_PATH",
     "GIT_PAGER",
+    "VISUAL",
+    "EDITOR",
 ];
+
+/// Variables naming the editor git runs on a file of its own (a commit's
+/// message, a rebase's list), the first one set counting; and keys
+/// (lower case) doing so.
+const EDITOR_VARIABLES: [&str; 4] = ["GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "VISUAL", "EDITOR"];
+const EDITOR_KEYS: [(&str, &str); 2] = [("core", "editor"), ("sequence", "editor")];
+
+/// What git runs for an editor's `value` when it is a program's name alone
+/// (none of the characters git hands to a shell for, run-command.c's
+/// list): that program on a file only git knows, as it runs one named
+/// otherwise (`sh -c 'VALUE "$@"' VALUE FILE`); `None` for another value,
+/// whose words git may take otherwise.
+fn editor_script(value: &str) -> Option<String> {
+    const SHELL_METACHARACTERS: &str = "|&;<>()$`\\\"' \t\n*?[#~=%";
+    let plain = !value.is_empty() && !value.contains(|c| SHELL_METACHARACTERS.contains(c));
+    plain.then(|| format!("{value} \"$@\""))
+}
 
 /// Variables (the key's last part, in any section) whose value is a command
 /// git or a tool it starts runs, or a file or directory of them
@@ -96,11 +116,14 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
     let from_env = environment_settings(env);
     for (name, value) in env {
         let Some(name) = COMMAND_VARIABLES.iter().find(|known| *known == name) else { continue };
-        if let Some(value) = value.filter(|_| !FILE_VARIABLES.contains(name)) {
+        let editor = value.filter(|_| EDITOR_VARIABLES.contains(name)).and_then(editor_script);
+        if let Some(script) = &editor {
+            out.scripts.push(script.clone());
+        } else if let Some(value) = value.filter(|_| !FILE_VARIABLES.contains(name)) {
             out.scripts.push(value.to_string());
         }
         let read = matches!(*name, "GIT_CONFIG_PARAMETERS" | "GIT_CONFIG_COUNT") && from_env.is_some();
-        if !read && (*name != "GIT_PAGER" || value.is_none()) {
+        if !read && editor.is_none() && (*name != "GIT_PAGER" || value.is_none()) {
             out.unknown.get_or_insert_with(|| format!("{name}=…"));
         }
     }
@@ -127,6 +150,13 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
             if let Some(&at) = subcommands.iter().find(|&&at| args[at].eq_ignore_ascii_case(&variable)) {
                 alias = Some((at, value, written()));
             }
+        } else if let Some(script) = EDITOR_KEYS
+            .contains(&(section.as_str(), variable.as_str()))
+            .then_some(value)
+            .flatten()
+            .and_then(editor_script)
+        {
+            out.scripts.push(script);
         } else if pager || names_command(&section, &variable) {
             // A value naming a file (`include.path`) or a directory (`core.hooksPath`) runs none of its words.
             let file = variable.ends_with("path") || section.starts_with("include");

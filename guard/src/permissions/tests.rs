@@ -2118,6 +2118,11 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ),
         ("git -c core.fsmonitor='cat qa/secret/plan.txt >&2;:' status", &secret, "`cat` reads `qa/secret/plan.txt`"),
         ("GIT_SSH_COMMAND='rm -rf qa' git fetch", &rm, "`rm -rf qa` matches it"),
+        // An editor, `EDITOR` and `VISUAL` too, runs on a file of git's: a program alone is that program on it.
+        ("EDITOR='rm -rf qa' git commit", &rm, "`rm -rf qa` matches it"),
+        ("VISUAL='rm -rf qa;:' git commit", &rm, "`rm -rf qa` matches it"),
+        ("git -c core.editor=rm commit", &rm, "`rm \"$@\"` matches it"),
+        ("GIT_SEQUENCE_EDITOR=rm git rebase -i HEAD~1", &rm, "`rm \"$@\"` matches it"),
         // The environment's settings are read as `-c`'s.
         ("GIT_CONFIG_PARAMETERS=\"'alias.x'='!rm -rf qa'\" git x", &rm, "`rm -rf qa` matches it"),
         ("GIT_CONFIG_PARAMETERS=\"'alias.x=!rm -rf qa'\" git -C . x", &rm, "`rm -rf qa` matches it"),
@@ -2153,6 +2158,9 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ("export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f'; git x", "GIT_CONFIG_COUNT=…"),
         // Settings the environment gives as `-c` does, where they cannot be read.
         ("GIT_CONFIG_PARAMETERS=$p git x", "GIT_CONFIG_PARAMETERS=…"),
+        // An editor with words of its own, or one a variable decides, may take them as git does not here.
+        ("git -c core.editor='vim -f' commit", "git -c core.editor"),
+        ("VISUAL=$e git commit", "VISUAL=…"),
         ("GIT_CONFIG_PARAMETERS=\"alias.x='!rm f'\" git x", "GIT_CONFIG_PARAMETERS=…"),
         ("GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f' git x", "GIT_CONFIG_COUNT=…"),
     ] {
@@ -2168,6 +2176,9 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         "git -c alias.x='!rm victim.txt' status",
         // An alias standing for itself, which git refuses, is followed as far as scripts are.
         "git -c alias.x=x x",
+        "git -c core.editor=vim commit",
+        "GIT_EDITOR=true EDITOR=nano git commit",
+        "git -c sequence.editor=: rebase -i HEAD~1",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -2179,6 +2190,7 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         "git -c core.sshCommand='cat .env >&2' ls-remote ssh://x/y",
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cat .env' git x",
         "GIT_CONFIG_PARAMETERS=\"'alias.x'='!cat .env'\" git x",
+        "EDITOR='cat .env >&2' git commit",
     ] {
         assert_eq!(
             s.load().check_shell(command, &s.root),
@@ -2186,6 +2198,11 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
             "{command}"
         );
     }
+    // An editor reading its file reads one only git knows.
+    assert_eq!(
+        s.load().check_shell("git -c core.editor=cat commit", &s.root),
+        unknown_file("Read(./.env)", &s.project_file(), "`cat` reads `$@`")
+    );
 }
 
 #[test]
