@@ -351,11 +351,21 @@ pub(crate) fn numbers(command: &Command, variables: &Variables) -> Vec<String> {
             _ => None,
         })
         .collect();
+    // A variable with the integer attribute, or assigned one arithmetic expansion (`n=$((n + 1))`).
     let words = command.words.iter().skip_while(|word| KEYWORDS.contains(&word.text.as_str()));
-    let integers =
-        words.filter_map(|word| assigned(&word.text)).map(|(name, _)| name).filter(|name| variables.integer(name));
-    out.extend(integers.map(str::to_string));
+    let numbers = words.filter_map(|word| assigned(&word.text)).filter(|(name, rest)| {
+        let value = rest.split_once('=').map_or("", |(_, value)| value);
+        variables.integer(name) || is_expansion(value)
+    });
+    out.extend(numbers.map(|(name, _)| name.to_string()));
     out
+}
+
+/// Whether `value` is one arithmetic expansion, `$((…))` or `$[…]`, whole.
+fn is_expansion(value: &str) -> bool {
+    let close = |open: u8, close: u8| closing(&value[1..], open, close) + 1 == value.len() - 1;
+    (value.starts_with("$((") && value.ends_with("))") && close(b'(', b')'))
+        || (value.starts_with("$[") && value.ends_with(']') && close(b'[', b']'))
 }
 
 /// Whether `name` is known to hold a number as arithmetic evaluates it:
@@ -407,6 +417,13 @@ mod tests {
             let _ = in_word(&Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() });
             let _ = subscript(&text);
         }
+    }
+
+    #[test]
+    fn one_arithmetic_expansion_whole() {
+        assert!(is_expansion("$((n + 1))") && is_expansion("$[n]") && is_expansion("$(( (1) + (2) ))"));
+        assert!(!is_expansion("$((1))$((2))") && !is_expansion("$(cat f)") && !is_expansion("x$((1))"));
+        assert!(!is_expansion(""));
     }
 
     #[test]

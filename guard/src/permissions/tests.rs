@@ -1996,6 +1996,7 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "echo $((1 + 2)) $((0x1F + 16#ff))",
         "for ((i = 0; i < 3; i++)); do echo $i; done",
         "i=0; while ((i < 3)); do ((i++)); done",
+        "n=0; while read -r l; do n=$((n + 1)); done < README.md; echo $((n * 2))",
         "s=0; for n in 1 2 3; do ((s += n)); done; echo $s",
         "x=y y=2; echo $((x * 2))",
         "a=(1 2); echo ${#a[@]} ${a[@]} \"${a[*]}\" ${HOME:-/} ${#HOME}",

@@ -258,7 +258,12 @@ impl Variables {
             self.count += 1;
             self.any.set(place, self.count);
         }
+        let set: Vec<String> = sets.iter().map(|(name, _)| name.clone()).collect();
         for (name, text) in sets {
+            // Assigned arithmetic (`n=$((n + 1))`, `declare -i n=x`), it holds a number.
+            let number = numbers.contains(&name);
+            // Evaluated, `declare -i n=x` holds x's number, not `x`.
+            let text = text.filter(|text| !number || text.bytes().all(|b| b.is_ascii_digit()));
             let loop_words = for_loop.as_ref().filter(|(set, _)| *set == name).and_then(|(_, words)| words.clone());
             let settings = self.names.entry(name).or_default();
             if self.lastpipe && nested {
@@ -269,9 +274,9 @@ impl Variables {
             let before = settings.seen(&place.env);
             let exported = exports || before.is_some_and(|seen| seen.certain && seen.value.exported);
             self.count += 1;
-            settings.set(place, Value { order: self.count, text, exported, loop_words, number: false });
+            settings.set(place, Value { order: self.count, text, exported, loop_words, number });
         }
-        for name in numbers {
+        for name in numbers.iter().filter(|name| !set.contains(name)) {
             self.count += 1;
             let value = Value { number: true, ..Value::unknown(self.count) };
             self.names.entry(name.clone()).or_default().set(place, value);
@@ -298,9 +303,12 @@ impl Variables {
                 || makes_reference(words)
                 || sets_lastpipe(words)
                 || program.is_some_and(|program| self.may_set_anything(program) || matches!(program, "eval" | "trap"));
-            let decimal = |text: &Option<String>| text.as_deref().is_some_and(|text| text.parse::<u64>().is_ok());
-            names.extend(sets(words).into_iter().map(|(name, text)| (name, decimal(&text))));
-            names.extend(arithmetic::numbers(command, self).into_iter().map(|name| (name, true)));
+            // A setting the same command's arithmetic makes a number is one (`n=$((n + 1))`).
+            let numbers = arithmetic::numbers(command, self);
+            let decimal = |text: Option<String>| text.is_some_and(|text| text.parse::<u64>().is_ok());
+            let set = sets(words).into_iter().map(|(name, text)| (numbers.contains(&name) || decimal(text), name));
+            names.extend(set.map(|(number, name)| (name, number)));
+            names.extend(numbers.into_iter().map(|name| (name, true)));
         }
         let maybe = Place { env: place.env.clone(), conditional: true };
         if anything {
