@@ -412,6 +412,7 @@ const XARGS: &[Opt] = &[
 /// entry, as none is taken cut short).
 const PARALLEL: &[Opt] = &[
     ('j', "jobs", V),
+    ('S', "sshlogin", V),
     ('P', "max-procs", V),
     ('k', "keep-order", N),
     (' ', "keeporder", N),
@@ -722,11 +723,12 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         // The duration comes before the command.
         "timeout" => command(first.map(|duration| duration + 1)),
         "command" if parsed.has("v") || parsed.has("V") => Run::Nothing,
-        // With no command it runs its input's lines, or its `:::` words, as commands.
-        "parallel" => match first.map(|at| args[at]) {
+        // On other hosts (`-S`), their files; with no command it runs its input's lines, or
+        // its `:::` words, as commands.
+        "parallel" => elsewhere(&["sshlogin"]).unwrap_or_else(|| match first.map(|at| args[at]) {
             Some(word) if !word.starts_with(":::") => command(first),
             _ => Run::Unknown(format!("{name} (the commands of its input)")),
-        },
+        }),
         "runuser" if parsed.has("user") => command(first),
         "su" | "runuser" => match value("command").or_else(|| value("session-command")) {
             Some(script) => Run::Script(script),
@@ -856,6 +858,7 @@ mod tests {
         assert_eq!(runs("parallel", "--ta rm ::: a"), Run::Unknown("parallel --ta".into()));
         assert_eq!(runs("parallel", "-j4 ::: 'rm x'"), Run::Unknown("parallel (the commands of its input)".into()));
         assert_eq!(runs("parallel", ""), Run::Unknown("parallel (the commands of its input)".into()));
+        assert_eq!(runs("parallel", "-S host rm ::: x"), Run::Unknown("parallel --sshlogin".into()));
     }
 
     #[test]
