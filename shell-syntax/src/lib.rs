@@ -55,6 +55,12 @@ pub struct Command {
     /// command (`if`, `while`, `until`, `for`, `select`, `case`, `{ … }`, a
     /// function's body). What it sets may or may not be set after it.
     pub conditional: bool,
+    /// The arithmetic it evaluates as written, each without its
+    /// parentheses: an arithmetic command's `((…))` (`for ((…))` too) and
+    /// each `$((…))` in its words. Bash evaluates a variable's value there
+    /// as arithmetic again, and a subscript in that value runs what its
+    /// `$(…)` holds, so readers of the line need these texts.
+    pub arithmetic: Vec<String>,
 }
 
 /// A word of a [`Command`].

@@ -65,6 +65,8 @@ pub(crate) struct Splitter<'a> {
     /// The text is the rest of a line from inside a `$(`, `<(` or `>(`:
     /// its first `)` closing no subshell nor pattern ends it.
     in_substitution: bool,
+    /// The current command's arithmetic so far (see [`Command::arithmetic`]).
+    arithmetic: Vec<String>,
 }
 
 /// Whether `word` is a reserved word after which a `(` opens a subshell
@@ -105,6 +107,7 @@ impl<'a> Splitter<'a> {
             closed: None,
             in_pattern: false,
             in_substitution: false,
+            arithmetic: Vec::new(),
         }
     }
 
@@ -181,13 +184,11 @@ impl<'a> Splitter<'a> {
                     self.push_in(b"()", None);
                     self.i += 2;
                 }
-                b'(' if self.word.is_none()
-                    && self.words.iter().all(precedes_subshell)
-                    && self.is_arithmetic(self.i) =>
-                {
-                    // `((…))`, an arithmetic command: its `<` and `>` compare, no
-                    // file is redirected, and its words are no command's; what
-                    // its substitutions run is.
+                b'(' if self.word.is_none() && self.opens_arithmetic_command() && self.is_arithmetic(self.i) => {
+                    // `((…))`, an arithmetic command, or `for ((…))`'s three
+                    // expressions: its `<` and `>` compare, no file is
+                    // redirected, its `;` ends no command, and its words are
+                    // no command's; what its substitutions run is.
                     self.mark();
                     self.i = self.arithmetic(self.i, out) + 1;
                 }
@@ -333,8 +334,9 @@ impl<'a> Splitter<'a> {
         let end = self.comment_at.take().map_or(end, |at| at.min(end));
         let words = std::mem::take(&mut self.words);
         let redirects = std::mem::take(&mut self.redirects);
+        let arithmetic = std::mem::take(&mut self.arithmetic);
         let Some(start) = start else { return };
-        if words.is_empty() && redirects.is_empty() {
+        if words.is_empty() && redirects.is_empty() && arithmetic.is_empty() {
             return;
         }
         let raw = self.src.get(start..end).unwrap_or_default().trim_end().to_string();
@@ -348,7 +350,17 @@ impl<'a> Splitter<'a> {
         let (env, conditional) = self.levels.place(&words);
         self.own.push(out.len());
         let in_substitution = self.depth > 0;
-        out.push(Command { raw, words, redirects, reads_pipe, writes_pipe: false, in_substitution, env, conditional });
+        out.push(Command {
+            raw,
+            words,
+            redirects,
+            reads_pipe,
+            writes_pipe: false,
+            in_substitution,
+            env,
+            conditional,
+            arithmetic,
+        });
     }
 
     /// At a pipe: the command it ended writes into it or, when it ended
@@ -473,6 +485,11 @@ impl<'a> Splitter<'a> {
                 let after = self.i;
                 self.body_substitutions(body, end, out);
                 self.i = after;
+                // The body is the command's that opened it, which has ended.
+                let arithmetic = std::mem::take(&mut self.arithmetic);
+                if let Some(command) = self.own.last().and_then(|&at| out.get_mut(at)) {
+                    command.arithmetic.extend(arithmetic);
+                }
             }
         }
     }
@@ -577,6 +594,17 @@ impl<'a> Splitter<'a> {
         self.i = close + 1;
     }
 
+    /// Whether a `((` here starts an arithmetic command: the words before it
+    /// are reserved words a command may follow (`if`, `then`, `!`…), or
+    /// those and `for`.
+    fn opens_arithmetic_command(&self) -> bool {
+        let words = match self.words.split_last() {
+            Some((last, before)) if last.text == "for" && last.quoted.is_empty() => before,
+            _ => &self.words,
+        };
+        words.iter().all(precedes_subshell)
+    }
+
     /// Whether the `(` at `open` and the one after it open arithmetic: the
     /// inner closes right before the outer (`((cat .env) )` runs a
     /// subshell, as bash reads it).
@@ -589,6 +617,8 @@ impl<'a> Splitter<'a> {
     /// (`$(( $(rm x) + 1 ))`).
     fn arithmetic(&mut self, open: usize, out: &mut Vec<Command>) -> usize {
         let close = self.find_close(open);
+        let text = self.src.get(open + 2..close.saturating_sub(1).max(open + 2)).unwrap_or_default();
+        self.arithmetic.push(text.to_string());
         let mut i = open + 2;
         while i < close {
             i = match (self.at(i), self.at(i + 1)) {

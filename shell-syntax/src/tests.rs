@@ -350,12 +350,28 @@ fn an_arithmetic_command_redirects_nothing_and_runs_its_substitutions() {
     for line in ["((x > f))", "if ((n < 3)); then :; fi", "while ((i >= 2)); do :; done", "((a<b)) && echo"] {
         assert!(redirects(line).is_empty(), "{line}: {:?}", redirects(line));
     }
-    assert_eq!(words("((x > f)); cat y"), [vec!["cat", "y"]]);
+    // An arithmetic command has no words, only its arithmetic.
+    assert_eq!(words("((x > f)); cat y"), [vec![], vec!["cat", "y"]]);
     assert_eq!(words("if ((n < 3)); then cat R; fi"), [vec!["if"], vec!["then", "cat", "R"], vec!["fi"]]);
-    assert_eq!(words("(( $(rm a) > `rm b` ))"), [vec!["rm", "a"], vec!["rm", "b"]]);
+    assert_eq!(words("(( $(rm a) > `rm b` ))"), [vec!["rm", "a"], vec!["rm", "b"], vec![]]);
     // Its own redirections are files still, and `((…) )` is two subshells.
     assert_eq!(redirects("((x)) < .env"), [".env"]);
     assert_eq!(words("((cat a) )"), [vec!["cat", "a"]]);
+}
+
+#[test]
+fn the_arithmetic_a_command_evaluates_is_kept_as_written() {
+    let arithmetic = |line: &str| split(line).into_iter().map(|c| (c.raw, c.arithmetic)).collect::<Vec<_>>();
+    let one = |raw: &str, exprs: &[&str]| (raw.to_string(), exprs.iter().map(|e| e.to_string()).collect::<Vec<_>>());
+    assert_eq!(arithmetic("(( x ))"), [one("(( x ))", &[" x "])]);
+    assert_eq!(arithmetic("echo \"$((a[i] + 1))\" '$((b))'"), [one("echo \"$((a[i] + 1))\" '$((b))'", &["a[i] + 1"])]);
+    // `for ((…))` is one command: its `;` and `<` are the arithmetic's.
+    assert_eq!(
+        arithmetic("for ((i=0;i<3;i++)); do echo; done"),
+        [one("for ((i=0;i<3;i++))", &["i=0;i<3;i++"]), one("do echo", &[]), one("done", &[])]
+    );
+    // A heredoc body's goes with the command that opened it.
+    assert_eq!(arithmetic("cat <<E\n$((x))\nE\n"), [one("cat <<E", &["x"])]);
 }
 
 #[test]

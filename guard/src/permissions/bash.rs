@@ -18,11 +18,12 @@
 //! - as written, and with quotes and redirections removed;
 //! - past leading shell keywords (`if`, `then`, `do`, `!`, `{`…) and
 //!   `NAME=value` assignments;
-//! - past wrappers that run the rest as a command: `sudo`, `env`,
-//!   `timeout`, `nice`, `nohup`, `command`, `builtin`, `exec`, `xargs`,
-//!   `parallel`, with their options, and those [`super::wrappers`] reads
-//!   as they read their options (`setsid`, `flock`, `doas`, `time`…; the
-//!   script of `su -c` or `watch` is split as `sh -c`'s);
+//! - past wrappers that run the rest as a command, their options read as
+//!   each reads them ([`super::wrappers`]: `sudo`, `env`, `timeout`,
+//!   `nice`, `nohup`, `command`, `builtin`, `exec`, `xargs`, `parallel`,
+//!   `setsid`, `flock`, `doas`, `time`…; the script of `su -c` or `watch`
+//!   is split as `sh -c`'s; an option one does not take makes what it runs
+//!   known only when it runs);
 //! - with a command given by path (`/bin/rm`) named by its file name;
 //! - without the global options a program takes before its subcommand
 //!   (`git -C dir push` is matched as `git push` too).
@@ -46,10 +47,10 @@
 
 use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
-use super::git_config;
 use super::scope::Place;
 use super::variables::Variables;
 use super::wrappers::{self, Chdir, Output, Run};
+use super::{arithmetic, git_config};
 use super::{braces, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
@@ -351,6 +352,24 @@ pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
     out
 }
 
+/// Environments of a script git runs by its configuration (see
+/// [`invocations_at`]) are numbered from here, apart from the line's.
+const CONFIGURED_IDS: u32 = u32::MAX / 2;
+
+/// The commands of `script`, a command line git runs by its configuration
+/// in place of a command at `place` (an alias the files give), the
+/// `count`th such script of the line: as a line's, with no variable known,
+/// and its environments inside the command's.
+pub(crate) fn invocations_at(script: &str, place: &Place, count: u32) -> Vec<Invocation> {
+    let mut out = Vec::new();
+    let mut ids = CONFIGURED_IDS + count.saturating_mul(1 << 16);
+    let mut budget = script.len() + SCRIPT_BUDGET;
+    let mut later = Vec::new();
+    let mut walk = Walk { ids: &mut ids, budget: &mut budget, out: &mut out, later: &mut later };
+    collect(script, 1, place, &mut Variables::default(), &mut walk);
+    out
+}
+
 /// What splitting one line carries through its scripts: the environment
 /// ids taken so far, so a script's own environments get new ones; the
 /// script bytes it may still split; the commands found; the scripts run
@@ -368,7 +387,6 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
     let commands = lean_ctx_shell_syntax::split(line);
     let base = *walk.ids;
     *walk.ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
-    let words: Vec<&[Word]> = commands.iter().map(|command| command.words.as_slice()).collect();
     // The `{ … }` body of a function being defined: the depth of braces
     // its `}` returns to, and its first command as written.
     let mut body: Option<(isize, String)> = None;
@@ -376,7 +394,7 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
     for (at, command) in commands.iter().enumerate() {
         let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
         let place = Place { env, conditional: within.conditional || command.conditional };
-        vars.enter_loop(&words[at..], &place);
+        vars.enter_loop(&commands[at..], &place);
         let (mut invocation, script, braces) =
             look_through(command, &place, vars, body.as_ref().map(|(_, first)| first));
         if body.is_none() && invocation.function_body.is_some() && opens_braced_body(&command.words) {
@@ -410,7 +428,8 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 collect(&text, depth + 1, &place, vars, walk);
             }
         }
-        vars.record(&command.words, &place, within, sets_anything);
+        let numbers = arithmetic::numbers(command, vars);
+        vars.record(&command.words, &numbers, &place, within, sets_anything);
     }
 }
 
@@ -442,69 +461,6 @@ enum Runs {
 
 pub(crate) const KEYWORDS: [&str; 14] =
     ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "case", "esac"];
-
-/// The wrappers looked through and their options that take a value; any
-/// other option is taken as a flag. Those read as the program reads its
-/// options are [`wrappers`]'.
-const WRAPPERS: [(&str, &[&str]); 10] = [
-    (
-        "sudo",
-        &[
-            "-u",
-            "-g",
-            "-h",
-            "-p",
-            "-U",
-            "-C",
-            "-D",
-            "-R",
-            "-r",
-            "-t",
-            "-T",
-            "--user",
-            "--group",
-            "--host",
-            "--prompt",
-            "--other-user",
-            "--close-from",
-            "--chdir",
-            "--chroot",
-            "--role",
-            "--type",
-            "--command-timeout",
-        ],
-    ),
-    ("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"]),
-    ("timeout", &["-s", "-k", "--signal", "--kill-after"]),
-    ("nice", &["-n", "--adjustment"]),
-    ("nohup", &[]),
-    ("command", &[]),
-    ("builtin", &[]),
-    ("exec", &["-a"]),
-    (
-        "xargs",
-        &[
-            "-I",
-            "-n",
-            "-P",
-            "-L",
-            "-d",
-            "-s",
-            "-E",
-            "-a",
-            "--max-args",
-            "--max-procs",
-            "--delimiter",
-            "--arg-file",
-            "--max-chars",
-            "--process-slot-var",
-        ],
-    ),
-    (
-        "parallel",
-        &["-j", "-S", "-a", "-d", "-n", "-N", "-L", "-I", "-C", "--jobs", "--sshlogin", "--arg-file", "--colsep"],
-    ),
-];
 
 /// Environment variables an earlier command's export gives the program,
 /// followed for git's repository and index, and the commands git runs.
@@ -601,7 +557,7 @@ fn look_through(
         .find(|wrapper| INPUT_NAMES.contains(wrapper))
         .map(str::to_string);
     // The program itself may be a wrapper running a script there (`su -l -c …`).
-    let chdir = starts.iter().filter_map(|&start| Some((start, wrapper_chdir(words, &texts, start, at)?))).next_back();
+    let chdir = starts.iter().filter_map(|&start| Some((start, wrapper_chdir(&texts, start)?))).next_back();
     let chdir_at = chdir.as_ref().map(|(start, _)| *start);
     let chdir = chdir.map(|(_, chdir)| match chdir {
         Chdir::Word(word, from) => {
@@ -616,10 +572,11 @@ fn look_through(
         .flat_map(|pair| {
             let wrapper = basename(texts[pair[0]]);
             let options = pair[0] + 1;
-            let takes_value = WRAPPERS.iter().find(|(name, _)| *name == wrapper).map_or(&[][..], |(_, taking)| taking);
-            let files = option_files::argument_files(&texts[options..pair[1]], takes_value)
-                .into_iter()
-                .map(|part| Arg::of(&words[options + part.word], vars).tail(part.from));
+            let files = wrappers::run(wrapper, &texts[options..]).map(|wrapped| wrapped.reads).unwrap_or_default();
+            let files = files.into_iter().filter_map(|file| match file {
+                Output::Word(word, from) => Some(Arg::of(&words[options + word], vars).tail(from)),
+                Output::Default(_) => None,
+            });
             let sources = match wrapper {
                 "parallel" => option_files::parallel_sources(&texts[pair[1]..]),
                 _ => Vec::new(),
@@ -675,25 +632,27 @@ fn look_through(
                 unknown_program.get_or_insert(written);
                 None
             }
+            Some(Run::Split(word, from)) => {
+                // env takes the words its string splits into as its own, in the
+                // flag's place: options (`-C dir`), assignments, then the command.
+                let option = at + 1 + word;
+                env_split::split(&texts[option][from..]).map(|split| {
+                    let (flag_word, flag) =
+                        if from == 0 { (option - 1, texts[option - 1]) } else { (option, &texts[option][..from]) };
+                    let others = flag.strip_suffix('S').filter(|others| !others.starts_with("--") && *others != "-");
+                    let raw = |word: usize| {
+                        words.get(word).and_then(|word| command.raw.get(word.span.start..)).unwrap_or_default()
+                    };
+                    let before = &raw(at + 1)[..raw(at + 1).len() - raw(flag_word).len()];
+                    let options = format!("{before}{}", others.unwrap_or_default());
+                    // Without options, the command alone, so what it matches is said as it.
+                    let bare = options.trim().is_empty() && !split.first().is_some_and(|word| word.starts_with('-'));
+                    let env = if bare { String::new() } else { format!("env {options} ") };
+                    own_shell(format!("{env}{} {}", split.join(" "), raw(option + 1)))
+                })
+            }
             _ => None,
         },
-        Some("env") => env_split_string(&texts[at + 1..]).and_then(|(word, from)| {
-            // env takes the words its string splits into as its own, in the
-            // flag's place: options (`-C dir`), assignments, then the command.
-            let option = at + 1 + word;
-            let split = env_split::split(&texts[option][from..])?;
-            let (flag_word, flag) =
-                if from == 0 { (option - 1, texts[option - 1]) } else { (option, &texts[option][..from]) };
-            let others = flag.strip_suffix('S').filter(|others| !others.starts_with("--") && *others != "-");
-            let raw =
-                |word: usize| words.get(word).and_then(|word| command.raw.get(word.span.start..)).unwrap_or_default();
-            let before = &raw(at + 1)[..raw(at + 1).len() - raw(flag_word).len()];
-            let options = format!("{before}{}", others.unwrap_or_default());
-            // Without options, the command alone, so what it matches is said as it.
-            let bare = options.trim().is_empty() && !split.first().is_some_and(|word| word.starts_with('-'));
-            let env = if bare { String::new() } else { format!("env {options} ") };
-            Some(own_shell(format!("{env}{} {}", split.join(" "), raw(option + 1))))
-        }),
         _ => {
             let quoted = words.get(at).is_some_and(|word| word.quoted_at(0).is_some());
             let value = match unknown_program.as_deref() {
@@ -763,7 +722,12 @@ fn look_through(
             .iter()
             .map(|(name, value)| (name.as_str(), value.literal.then_some(value.text.as_str())))
             .collect();
-        let subcommands: Vec<usize> = subcommand_starts(&texts, at).into_iter().map(|start| start - at - 1).collect();
+        let mut subcommands: Vec<usize> =
+            subcommand_starts(&texts, at).into_iter().map(|start| start - at - 1).collect();
+        // Without global options the subcommand is git's first word.
+        if subcommands.is_empty() && texts.len() > at + 1 {
+            subcommands.push(0);
+        }
         let raw = |word: usize| words.get(at + 1 + word).and_then(|word| command.raw.get(word.span.start..));
         let run = |text: String, runs: Runs| Some(Script { text, runs, program: program_word.clone() });
         let literal: Vec<bool> = words[at + 1..].iter().map(Word::is_literal).collect();
@@ -784,12 +748,7 @@ fn look_through(
             }
             script = run(scripts.join("\n"), Runs::OwnShell);
             script_at_top = true;
-        } else if let Some(config) = subcommands
-            .iter()
-            .copied()
-            // Without global options the subcommand is git's first word.
-            .chain(subcommands.is_empty().then_some(0))
-            .find(|&sub| texts.get(at + 1 + sub) == Some(&"config"))
+        } else if let Some(config) = subcommands.iter().copied().find(|&sub| texts.get(at + 1 + sub) == Some(&"config"))
         {
             // What `git config` stores runs later, unseen then: checked now.
             let stored = git_config::stored(&texts[at + 1 + config + 1..], &literal[config + 1..]);
@@ -801,6 +760,8 @@ fn look_through(
             }
         }
     }
+    // What its arithmetic evaluates may run a command known only then.
+    let unknown_program = unknown_program.or_else(|| arithmetic::unknown(command, variables, &place.env));
     let place = place.clone();
     let invocation = Invocation {
         views,
@@ -853,107 +814,15 @@ fn known_only_when_run(word: &Word) -> bool {
     !(name_known && directory_quoted_variables)
 }
 
-/// Where the wrapper at `start` (in `words`, whose texts are `texts`) runs
-/// the command at `at`, when an option of it says: env's `-C`, sudo's
-/// `-D`, unshare's `-w`, systemd-run's (see [`wrappers`]); the word (of
-/// `words`) naming the directory and where in it the name starts.
-fn wrapper_chdir(words: &[Word], texts: &[&str], start: usize, at: usize) -> Option<Chdir> {
-    let name = basename(texts.get(start)?);
-    if name == "sudo" && sudo_login(texts.get(start + 1..at)?) {
-        return Some(Chdir::Unknown);
-    }
-    let short = match name {
-        "env" => Some("-C"),
-        "sudo" => Some("-D"),
-        _ => None,
-    };
-    if let Some(short) = short {
-        let (word, from) = chdir_option(words.get(start + 1..at)?, short)?;
-        return Some(Chdir::Word(start + 1 + word, from));
-    }
-    match wrappers::run(name, texts.get(start + 1..)?)?.chdir? {
+/// Where the wrapper at `start` (in `texts`) runs the command at `at`,
+/// when an option of it says: env's `-C`, sudo's `-D` (or `-i`, the user's
+/// home), unshare's `-w`, systemd-run's (see [`wrappers`]); the word
+/// (of `texts`) naming the directory and where in it the name starts.
+fn wrapper_chdir(texts: &[&str], start: usize) -> Option<Chdir> {
+    match wrappers::run(basename(texts.get(start)?), texts.get(start + 1..)?)?.chdir? {
         Chdir::Word(word, from) => Some(Chdir::Word(start + 1 + word, from)),
         Chdir::Unknown => Some(Chdir::Unknown),
     }
-}
-
-/// Whether sudo's options (`args`, up to its command) run a login shell
-/// (`-i`, `--login`, `-iu root`), which starts in the user's home.
-fn sudo_login(args: &[&str]) -> bool {
-    let (_, takes_value) = WRAPPERS.iter().find(|(name, _)| *name == "sudo").expect("sudo is a wrapper");
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        if *word == "--" {
-            break;
-        }
-        if word.starts_with("--") {
-            if "--login".starts_with(*word) && word.len() > 3 {
-                return true;
-            }
-            continue;
-        }
-        for (at, letter) in word.char_indices().skip(1) {
-            if letter == 'i' {
-                return true;
-            }
-            if takes_value.contains(&format!("-{letter}").as_str()) {
-                if at + 1 == word.len() {
-                    words.next();
-                }
-                break;
-            }
-        }
-    }
-    false
-}
-
-/// The word among env's or sudo's options (`words`, up to its command)
-/// giving the directory it runs the command in, and where in it the
-/// directory starts: `-C dir` (sudo: `-D`, `short`), `-Cdir`, `--chdir
-/// dir`, `--chdir=dir`; the last one counts.
-fn chdir_option(words: &[Word], short: &str) -> Option<(usize, usize)> {
-    let mut found = None;
-    for (at, word) in words.iter().enumerate() {
-        let text = word.text.as_str();
-        found = match text {
-            "--" => break,
-            _ if text == short || text == "--chdir" => (at + 1 < words.len()).then_some((at + 1, 0)).or(found),
-            _ if text.starts_with("--chdir=") => Some((at, "--chdir=".len())),
-            _ if text.starts_with(short) => Some((at, 2)),
-            _ => found,
-        };
-    }
-    found
-}
-
-/// The word among env's options (`words`, up to its command) holding the
-/// string `-S`/`--split-string` splits into the command it runs, and where
-/// in it the string starts: `-S str`, `-Sstr`, `-iS str`,
-/// `--split-string[=]str`. The words after it are that command's too.
-fn env_split_string(words: &[&str]) -> Option<(usize, usize)> {
-    let mut at = 0;
-    while let Some(&word) = words.get(at) {
-        match word {
-            "--" => return None,
-            "--split-string" => return (at + 1 < words.len()).then_some((at + 1, 0)),
-            "-u" | "-C" | "--unset" | "--chdir" => at += 1,
-            _ if word.starts_with("--split-string=") => return Some((at, "--split-string=".len())),
-            _ if word.starts_with("--") || is_assignment(word) => {}
-            _ if word.starts_with('-') => {
-                // Short options run together: `u` and `C` take the rest or the next word.
-                let cluster = word.char_indices().skip(1).find(|(_, option)| matches!(option, 'S' | 'u' | 'C'));
-                match cluster {
-                    Some((i, 'S')) if i + 1 < word.len() => return Some((at, i + 1)),
-                    Some((_, 'S')) => return (at + 1 < words.len()).then_some((at + 1, 0)),
-                    Some((i, _)) if i + 1 == word.len() => at += 1,
-                    _ => {}
-                }
-            }
-            _ => return None,
-        }
-        at += 1;
-    }
-    None
 }
 
 /// The name in a word that is one variable, `$name` or `${name}`.
@@ -981,40 +850,11 @@ fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
     if header > 0 {
         return Some(at + header);
     }
-    let name = basename(word);
-    if let Some(wrapped) = wrappers::run(name, &texts[at + 1..]) {
-        return match wrapped.run {
-            Run::Command(command) => Some(at + 1 + command),
-            Run::Script(_) | Run::Nothing | Run::Unknown(_) => None,
-        };
+    let wrapped = wrappers::run(basename(word), &texts[at + 1..])?;
+    match wrapped.run {
+        Run::Command(command) => Some(at + 1 + command),
+        Run::Script(_) | Run::Nothing | Run::Unknown(_) | Run::Split(..) => None,
     }
-    let (_, takes_value) = WRAPPERS.iter().find(|(wrapper, _)| *wrapper == name)?;
-    // `env -S` runs the command its string holds: it is split as a script.
-    if name == "env" && env_split_string(&texts[at + 1..]).is_some() {
-        return None;
-    }
-    let mut next = at + 1;
-    while let Some(word) = texts.get(next) {
-        if *word == "--" {
-            next += 1;
-            break;
-        }
-        if word.starts_with('-') && word.len() > 1 {
-            // Short options run together take the next word when the one taking a value ends them (`-iu root`).
-            let cluster_takes =
-                option_files::short_value(word, takes_value).is_some_and(|(_, from)| from == word.len());
-            next += if takes_value.contains(word) || cluster_takes { 2 } else { 1 };
-        } else if name == "env" && is_assignment(word) {
-            next += 1;
-        } else {
-            break;
-        }
-    }
-    // timeout's duration comes before the command.
-    if name == "timeout" {
-        next += 1;
-    }
-    (next < texts.len()).then_some(next)
 }
 
 /// How many `}` at the command's steps (`starts`, in `words`) close a

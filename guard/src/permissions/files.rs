@@ -10,12 +10,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::bash::{Arg, Invocation};
+use super::bash::{self, Arg, Invocation};
 use super::expand::{self, Expansion};
 use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexical, through_proc};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_index, option_files, readers, writers};
+use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_alias, git_index, option_files, readers, writers};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -64,6 +64,10 @@ pub(super) struct Files {
     /// a clause ("`cat` reads `$f`").
     pub(super) unknown_reads: Vec<String>,
     pub(super) unknown_edits: Vec<String>,
+    /// Programs known only when the command runs that only the files
+    /// tell: what git runs after its configuration was written, or by an
+    /// alias its configuration may give that could not be read.
+    pub(super) unknown_programs: Vec<String>,
 }
 
 /// Goes through a line's commands in order, with the directory each runs
@@ -103,6 +107,13 @@ pub(super) struct Finder<'a> {
     /// repository (`git add -f .`), as written: what a later one prints of
     /// one is known only when it runs.
     repository_changed_by: Option<String>,
+    /// What wrote a file git reads its configuration or hooks from
+    /// (`echo … >> .git/config`): what a later git command runs by them is
+    /// known only when it runs. And the edits looked at for it so far.
+    git_configured_by: Option<String>,
+    edits_seen: usize,
+    /// Aliases read from git's configuration so far (see [`git_alias`]).
+    aliases_read: u32,
     pub(super) files: Files,
 }
 
@@ -156,15 +167,72 @@ impl<'a> Finder<'a> {
             unknown_dir: None,
             cdpath: false,
             repository_changed_by: None,
+            git_configured_by: None,
+            edits_seen: 0,
+            aliases_read: 0,
             files: Files::default(),
         }
     }
 
     /// The files one command reads and writes; a `cd` moves the commands
-    /// after it that see it.
-    pub(super) fn invocation(&mut self, invocation: &Invocation) {
+    /// after it that see it. Returns the commands git runs in its place by
+    /// an alias its configuration gives, to be looked at next.
+    pub(super) fn invocation(&mut self, invocation: &Invocation) -> Vec<Invocation> {
         let program = invocation.program.as_deref().unwrap_or_default();
         self.enter(&invocation.place);
+        self.note_git_configuration_written();
+        self.look_at(invocation, program);
+        // In the directory it runs in, which looking at it found.
+        if program == "git" { self.git_configured(invocation) } else { Vec::new() }
+    }
+
+    /// Notes an edit since the last command of a file git reads its
+    /// configuration or hooks from.
+    fn note_git_configuration_written(&mut self) {
+        let home = &self.permissions.home;
+        let edits = &self.files.edits[self.edits_seen..];
+        if self.git_configured_by.is_none() {
+            self.git_configured_by = edits
+                .iter()
+                .find(|edit| git_alias::configures_git(&edit.path, home))
+                .map(|edit| edit.cause.replace('`', ""));
+        }
+        self.edits_seen = self.files.edits.len();
+    }
+
+    /// What git runs by its configuration for `invocation` (a git command)
+    /// that the line does not give: after the line wrote that
+    /// configuration, unknown; else an alias the files give for its
+    /// subcommand, whose command line is returned to be checked.
+    fn git_configured(&mut self, invocation: &Invocation) -> Vec<Invocation> {
+        if let Some(by) = &self.git_configured_by {
+            self.files.unknown_programs.push(format!("git (after {by}, which may configure what it runs)"));
+            return Vec::new();
+        }
+        let cwd = self.unknown_dir.is_none().then_some(self.cwd.as_path());
+        let expanded = match git_alias::expand(invocation, cwd) {
+            // A chain of aliases is followed so far.
+            Ok(Some(_)) | Err(_) if self.aliases_read >= git_alias::MAX_READ => {
+                Err(format!("git (aliases past {} read)", git_alias::MAX_READ))
+            }
+            expanded => expanded,
+        };
+        match expanded {
+            Ok(Some(line)) => {
+                self.aliases_read += 1;
+                bash::invocations_at(&line, &invocation.place, self.aliases_read)
+            }
+            Ok(None) => Vec::new(),
+            Err(unknown) => {
+                self.files.unknown_programs.push(unknown);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The files one command reads and writes, and where it moves the
+    /// commands after it.
+    fn look_at(&mut self, invocation: &Invocation, program: &str) {
         if let Some(first) = &invocation.function_body {
             self.unknown_dir = Some(format!("`{first}`"));
         }

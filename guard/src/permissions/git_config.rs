@@ -2,20 +2,22 @@
 //! (`git -c alias.x='!rm f' x`), a pager, or another command-valued key
 //! (`core.sshCommand`, `core.fsmonitor`…), given by `-c KEY=VALUE`,
 //! `--config-env=KEY=ENV` or the environment (`GIT_PAGER`,
-//! `GIT_SSH_COMMAND`, `GIT_CONFIG_PARAMETERS`…). Git takes no `-cKEY=VALUE`.
+//! `GIT_SSH_COMMAND`…; `GIT_CONFIG_PARAMETERS` and `GIT_CONFIG_COUNT` are
+//! read as `-c` settings where they can be). Git takes no `-cKEY=VALUE`.
 //!
 //! | given | checked as |
 //! |---|---|
 //! | an alias for the subcommand, `!SCRIPT` | `SCRIPT ARGS…`, a shell script run at the repository's top |
 //! | an alias for the subcommand, `VALUE` | `git GLOBALS… VALUE ARGS…`, in the alias's place |
 //! | `core.pager`, `pager.*`, `GIT_PAGER` | its value, a shell script run at the repository's top |
+//! | `core.editor`, `sequence.editor`, `GIT_EDITOR`, `GIT_SEQUENCE_EDITOR`, `VISUAL`, `EDITOR` naming a program alone | `PROGRAM "$@"`, a file git passes it |
 //! | any other key naming a command (see [`names_command`]), `--exec-path=`, the other variables of [`COMMAND_VARIABLES`] | a program known only when the command runs, and its value a script as a pager's, unless it names a file (`include.path`) |
 //!
 //! Keys are case-insensitive but for a subsection (`diff.X.textconv`).
 
 /// Environment variables naming a command git runs, or configuration that
 /// may name one; git reads `GIT_CONFIG_KEY_n` only with `GIT_CONFIG_COUNT`.
-pub(crate) const COMMAND_VARIABLES: [&str; 14] = [
+pub(crate) const COMMAND_VARIABLES: [&str; 16] = [
     "GIT_CONFIG_PARAMETERS",
     "GIT_CONFIG_COUNT",
     "GIT_CONFIG",
@@ -30,7 +32,26 @@ pub(crate) const COMMAND_VARIABLES: [&str; 14] = [
     "GIT_PROXY_COMMAND",
     "GIT_EXEC_PATH",
     "GIT_PAGER",
+    "VISUAL",
+    "EDITOR",
 ];
+
+/// Variables naming the editor git runs on a file of its own (a commit's
+/// message, a rebase's list), the first one set counting; and keys
+/// (lower case) doing so.
+const EDITOR_VARIABLES: [&str; 4] = ["GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "VISUAL", "EDITOR"];
+const EDITOR_KEYS: [(&str, &str); 2] = [("core", "editor"), ("sequence", "editor")];
+
+/// What git runs for an editor's `value` when it is a program's name alone
+/// (none of the characters git hands to a shell for, run-command.c's
+/// list): that program on a file only git knows, as it runs one named
+/// otherwise (`sh -c 'VALUE "$@"' VALUE FILE`); `None` for another value,
+/// whose words git may take otherwise.
+fn editor_script(value: &str) -> Option<String> {
+    const SHELL_METACHARACTERS: &str = "|&;<>()$`\\\"' \t\n*?[#~=%";
+    let plain = !value.is_empty() && !value.contains(|c| SHELL_METACHARACTERS.contains(c));
+    plain.then(|| format!("{value} \"$@\""))
+}
 
 /// Variables (the key's last part, in any section) whose value is a command
 /// git or a tool it starts runs, or a file or directory of them
@@ -91,16 +112,24 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
     let end = subcommands.iter().copied().max().unwrap_or(args.len());
     let mut out = GitRuns::default();
     let mut alias = None;
+    // What the environment sets as `-c` does, read where it can be.
+    let from_env = environment_settings(env);
     for (name, value) in env {
         let Some(name) = COMMAND_VARIABLES.iter().find(|known| *known == name) else { continue };
-        if let Some(value) = value.filter(|_| !FILE_VARIABLES.contains(name)) {
+        let editor = value.filter(|_| EDITOR_VARIABLES.contains(name)).and_then(editor_script);
+        if let Some(script) = &editor {
+            out.scripts.push(script.clone());
+        } else if let Some(value) = value.filter(|_| !FILE_VARIABLES.contains(name)) {
             out.scripts.push(value.to_string());
         }
-        if *name != "GIT_PAGER" || value.is_none() {
+        let read = matches!(*name, "GIT_CONFIG_PARAMETERS" | "GIT_CONFIG_COUNT") && from_env.is_some();
+        if !read && editor.is_none() && (*name != "GIT_PAGER" || value.is_none()) {
             out.unknown.get_or_insert_with(|| format!("{name}=…"));
         }
     }
-    for setting in settings(&args[..end.min(args.len())], literal) {
+    let from_env = from_env.unwrap_or_default();
+    let from_env = from_env.iter().map(|pair| Setting::Literal(pair));
+    for setting in from_env.chain(settings(&args[..end.min(args.len())], literal)) {
         let (key, value) = match setting {
             Setting::Literal(text) => text.split_once('=').map_or((text, None), |(key, value)| (key, Some(value))),
             Setting::FromEnvironment(key) => (key, None),
@@ -121,6 +150,13 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
             if let Some(&at) = subcommands.iter().find(|&&at| args[at].eq_ignore_ascii_case(&variable)) {
                 alias = Some((at, value, written()));
             }
+        } else if let Some(script) = EDITOR_KEYS
+            .contains(&(section.as_str(), variable.as_str()))
+            .then_some(value)
+            .flatten()
+            .and_then(editor_script)
+        {
+            out.scripts.push(script);
         } else if pager || names_command(&section, &variable) {
             // A value naming a file (`include.path`) or a directory (`core.hooksPath`) runs none of its words.
             let file = variable.ends_with("path") || section.starts_with("include");
@@ -142,6 +178,69 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
         None => {}
     }
     out
+}
+
+/// Most `GIT_CONFIG_KEY_n` read: a count past it is taken as unreadable.
+const MAX_COUNT: usize = 100;
+
+/// The settings `GIT_CONFIG_PARAMETERS` and `GIT_CONFIG_COUNT` with its
+/// `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` give in `env`, each `KEY=VALUE`
+/// as `-c` takes it; `None` when one given cannot be read (a value known
+/// only when git runs, a key missing, a malformed list).
+fn environment_settings(env: &[(&str, Option<&str>)]) -> Option<Vec<String>> {
+    let given = |name: &str| env.iter().rev().find(|(set, _)| *set == name).map(|(_, value)| *value);
+    let mut out = Vec::new();
+    if let Some(parameters) = given("GIT_CONFIG_PARAMETERS") {
+        out.extend(single_quoted_words(parameters?)?);
+    }
+    if let Some(count) = given("GIT_CONFIG_COUNT") {
+        let count: usize = count?.trim().parse().ok().filter(|&count| count <= MAX_COUNT)?;
+        for n in 0..count {
+            let key = given(&format!("GIT_CONFIG_KEY_{n}"))??;
+            let value = given(&format!("GIT_CONFIG_VALUE_{n}"))??;
+            out.push(format!("{key}={value}"));
+        }
+    }
+    Some(out)
+}
+
+/// The words of `GIT_CONFIG_PARAMETERS` as git writes it: each
+/// single-quoted (a `'` in one as `'\''`), `'KEY=VALUE'` or
+/// `'KEY'='VALUE'`, apart by spaces; `None` when it is not so written.
+fn single_quoted_words(text: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut chars = text.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_ascii_whitespace()).is_some() {}
+        if chars.peek().is_none() {
+            return Some(words);
+        }
+        let mut word = String::new();
+        loop {
+            if chars.next()? != '\'' {
+                return None;
+            }
+            loop {
+                match chars.next()? {
+                    '\'' => break,
+                    c => word.push(c),
+                }
+            }
+            // `'\''` goes on with a quote; `=` joins a key to its value.
+            if chars.next_if_eq(&'\\').is_some() {
+                chars.next_if_eq(&'\'')?;
+                word.push('\'');
+                if chars.peek() != Some(&'\'') {
+                    return None;
+                }
+            } else if chars.next_if_eq(&'=').is_some() {
+                word.push('=');
+            } else {
+                break;
+            }
+        }
+        words.push(word);
+    }
 }
 
 /// Whether a key of `section` whose last part is `variable` (both lower
@@ -258,4 +357,31 @@ pub(crate) fn stored(args: &[&str], literal: &[bool]) -> GitRuns {
         _ => out.unknown = Some(format!("git config {} …", args[*key])),
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_settings_are_read_as_git_writes_them() {
+        let read = |env: &[(&str, Option<&str>)]| environment_settings(env);
+        assert_eq!(
+            read(&[("GIT_CONFIG_PARAMETERS", Some("'alias.x'='!rm f' 'a.b=c d'"))]),
+            Some(vec!["alias.x=!rm f".into(), "a.b=c d".into()])
+        );
+        assert_eq!(read(&[("GIT_CONFIG_PARAMETERS", Some("'a.b=it'\\''s'"))]), Some(vec!["a.b=it's".into()]));
+        assert_eq!(read(&[("GIT_CONFIG_PARAMETERS", Some("a.b=c"))]), None);
+        assert_eq!(read(&[("GIT_CONFIG_PARAMETERS", Some("'a.b=c"))]), None);
+        assert_eq!(read(&[("GIT_CONFIG_PARAMETERS", None)]), None);
+        let count = [
+            ("GIT_CONFIG_COUNT", Some("1")),
+            ("GIT_CONFIG_KEY_0", Some("alias.x")),
+            ("GIT_CONFIG_VALUE_0", Some("!rm f")),
+        ];
+        assert_eq!(read(&count), Some(vec!["alias.x=!rm f".into()]));
+        assert_eq!(read(&count[..2]), None);
+        assert_eq!(read(&[("GIT_CONFIG_COUNT", Some("x"))]), None);
+        assert_eq!(read(&[]), Some(vec![]));
+    }
 }

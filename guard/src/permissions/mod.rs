@@ -41,6 +41,10 @@
 //! - a program word that is not a literal (`$x`, `$(…)`) or is a glob
 //!   (`/bin/r?`) cannot be matched by Bash rules: where any exist, the
 //!   command is an ask;
+//! - arithmetic reading a variable not known to hold a plain number
+//!   (`arithmetic.rs`: bash evaluates its value again, running a
+//!   subscript's `$(…)` in it) makes the command's programs known only
+//!   when it runs, as a program word that is not a literal does;
 //! - what git prints of the files its repository holds (`git.rs`):
 //!   `git show HEAD:.env` reads .env, `git diff`, `git grep`, `git archive`
 //!   read the files its index tracks (`git_index.rs`);
@@ -52,6 +56,11 @@
 //!   a file known only when it runs that is written (`> "$f"`, `tee $f`,
 //!   `cp a $f`: `writers.rs`) where Edit rules exist.
 //!
+//! What git runs by its configuration is checked where the line gives it
+//! (`git_config.rs`), and for a subcommand none of git's builtins, the
+//! alias git's files give it, read now (`git_alias.rs`); after a line wrote
+//! those files other than by `git config`, what git runs is unknown.
+//!
 //! Not seen: what a script or program reads by itself (`bash script.sh`,
 //! `python -c …`), a variable in an operand of a program not known to
 //! read its operands, and what git prints of files only its history holds.
@@ -62,12 +71,14 @@
 /// Operands of one command resolved as paths at most: each costs a stat.
 const MAX_OPERANDS: usize = 4096;
 
+mod arithmetic;
 mod bash;
 mod braces;
 mod env_split;
 mod expand;
 mod files;
 mod git;
+mod git_alias;
 mod git_config;
 mod git_index;
 mod index_cache;
@@ -226,12 +237,16 @@ impl Permissions {
     /// paths, globs expanded, directories a recursive reader is given as
     /// everything under them, and its redirection targets.
     pub fn check_shell(&self, command: &str, cwd: &Path) -> Verdict {
-        let invocations = bash::invocations(command);
+        let mut invocations = bash::invocations(command);
         let mut finder = Finder::new(self, cwd);
-        for invocation in &invocations {
-            finder.invocation(invocation);
+        let mut at = 0;
+        while let Some(invocation) = invocations.get(at) {
+            // What git runs by the configuration it reads is checked right after it.
+            let configured = finder.invocation(invocation);
+            invocations.splice(at + 1..at + 1, configured);
+            at += 1;
         }
-        let Files { reads, whole_reads, edits, unknown_reads, unknown_edits } = finder.files;
+        let Files { reads, whole_reads, edits, unknown_reads, unknown_edits, unknown_programs } = finder.files;
         let verdict = self.verdict(|target| match target {
             Target::Bash(pattern) => invocations
                 .iter()
@@ -250,7 +265,8 @@ impl Permissions {
         if verdict != Verdict::Allow {
             return verdict;
         }
-        let program = invocations.iter().find_map(|inv| inv.unknown_program.clone());
+        let program =
+            invocations.iter().find_map(|inv| inv.unknown_program.clone()).or(unknown_programs.into_iter().next());
         let is_bash = |target: &Target| matches!(target, Target::Bash(_));
         let is_read = |target: &Target| matches!(target, Target::Read(_));
         let is_edit = |target: &Target| matches!(target, Target::Edit(_));

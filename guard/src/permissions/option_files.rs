@@ -1,29 +1,11 @@
 //! Files a program or wrapper reads itself that its options name, rather
-//! than its operands: xargs's and parallel's argument files (`-a F`,
-//! `-aF`, `--arg-file F`, `--arg-file=F`), the files after parallel's
-//! `::::`, dd's `if=F`, and make's makefile (`-f F`, else the one in the
-//! directory `-C` names). What these read becomes the command's arguments
-//! or is printed (`xargs -a .env echo` prints .env), so each is a read.
+//! than its operands: the files after parallel's `::::`, dd's `if=F`, and
+//! make's makefile (`-f F`, else the one in the directory `-C` names);
+//! xargs's and parallel's `-a F` are [`super::wrappers`]'. What these read
+//! becomes the command's arguments or is printed (`xargs -a .env echo`
+//! prints .env), so each is a read.
 
 use super::writers::Part;
-
-/// The words among a wrapper's options (the words between xargs or
-/// parallel and its command, `takes_value` the options of it that take a
-/// value) naming a file it reads its arguments from.
-pub(crate) fn argument_files(options: &[&str], takes_value: &[&str]) -> Vec<Part> {
-    let mut parts = Vec::new();
-    for (at, option) in options.iter().enumerate() {
-        if *option == "--arg-file" {
-            parts.extend((at + 1 < options.len()).then_some(Part { word: at + 1, from: 0 }));
-        } else if option.starts_with("--arg-file=") {
-            parts.push(Part { word: at, from: "--arg-file=".len() });
-        } else if let Some(('a', from)) = short_value(option, takes_value) {
-            let part = if from == option.len() { Part { word: at + 1, from: 0 } } else { Part { word: at, from } };
-            parts.extend(Some(part).filter(|part| part.word < options.len()));
-        }
-    }
-    parts
-}
 
 /// In a word of short options run together (`-0a list`, `-iu root`,
 /// `-n1`), the first that takes a value (`takes_value` lists them as
@@ -139,16 +121,7 @@ mod tests {
     }
 
     #[test]
-    fn argument_files_and_parallel_sources() {
-        let xargs = ["-a", "-n"];
-        assert_eq!(parts(&argument_files(&words("-0 -a list"), &xargs)), [(2, 0)]);
-        assert_eq!(
-            parts(&argument_files(&words("-alist --arg-file=b --arg-file c"), &xargs)),
-            [(0, 2), (1, 11), (3, 0)]
-        );
-        assert_eq!(parts(&argument_files(&words("-0a list -ra.env"), &xargs)), [(1, 0), (2, 3)]);
-        assert!(argument_files(&words("-n 1 -a"), &xargs).is_empty());
-        assert!(argument_files(&words("-na"), &xargs).is_empty(), "`a` is -n's value");
+    fn short_values_parallel_sources_and_dd_input() {
         assert_eq!(short_value("-iu", &["-u"]), Some(('u', 3)));
         assert_eq!(short_value("-uroot", &["-u"]), Some(('u', 2)));
         assert_eq!(short_value("--user", &["-u"]), None);

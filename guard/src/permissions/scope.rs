@@ -63,6 +63,14 @@ impl<T> Settings<T> {
         let set = self.sets.iter().rev().find(|set| set.place.seen_in(env))?;
         Some(Seen { value: &set.value, certain: !set.place.conditional })
     }
+
+    /// The settings a command running in `env` sees, the last first: what
+    /// the value may be is one of them up to the first certain one, or
+    /// what it held before them all.
+    pub(crate) fn seen_back(&self, env: &[u32]) -> impl Iterator<Item = Seen<'_, T>> {
+        let seen = self.sets.iter().rev().filter(move |set| set.place.seen_in(env));
+        seen.map(|set| Seen { value: &set.value, certain: !set.place.conditional })
+    }
 }
 
 #[cfg(test)]

@@ -1751,6 +1751,14 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "time -p rm -rf qa",
         "command time -v -o log rm -rf qa",
         "sudo setsid nice -n 5 flock f rm -rf qa",
+        // The older wrappers alike: sudo's `-c` takes a login class, so rm is what runs.
+        "sudo -c class rm -rf qa",
+        "sudo -h host -p '> ' rm -rf qa",
+        "env -u A - B=1 rm -rf qa",
+        "timeout --kill-after=1 -s KILL 5 rm -rf qa",
+        "nice --5 rm -rf qa",
+        "xargs -0 -l rm -rf qa",
+        "parallel -j 2 rm -rf ::: qa",
     ] {
         assert!(denied(command), "{command}: {:?}", p.check_shell(command, &s.root));
     }
@@ -1772,6 +1780,8 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "setsid ls",
         "flock f ls",
         "watch -n 1 ls",
+        "sudo -l rm",
+        "command -v rm",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -1793,6 +1803,13 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         ("systemd-run -H host rm -rf qa", "systemd-run --host"),
         ("systemd-run -p RootDirectory=/srv rm -rf qa", "systemd-run -p RootDirectory=/srv"),
         ("busybox --list", "busybox --list"),
+        ("sudo -Z rm -rf qa", "sudo -Z"),
+        ("sudo -R /srv rm -rf qa", "sudo --chroot"),
+        ("env --bogus rm -rf qa", "env --bogus"),
+        ("timeout -z 5 rm -rf qa", "timeout -z"),
+        ("xargs --bogus rm -rf qa", "xargs --bogus"),
+        ("echo 'rm -rf qa' | parallel", "parallel (the commands of its input)"),
+        ("parallel ::: 'rm -rf qa'", "parallel (the commands of its input)"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
     }
@@ -1879,9 +1896,8 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
         "f=README.md; cat $f",
         "f=README.md; cat \"$f\"",
         "f='src/*.rs'; cat $f",
-        "((x > f)); cat README.md",
-        "((x > f))",
-        "if ((n < 3)); then cat README.md; fi",
+        "x=1 f=2; ((x > f)); cat README.md",
+        "n=0; if ((n < 3)); then cat README.md; fi",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -1889,8 +1905,8 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
     for (command, part) in [
         ("f=.env; cat $f", "`cat` reads `$f` = `.env`"),
         ("f() { :; }; cat .env", "`cat` reads `.env`"),
-        ("((x > 1)) && cat .env", "`cat` reads `.env`"),
-        ("((x)) < .env", "`<` names `.env`"),
+        ("((1 > 0)) && cat .env", "`cat` reads `.env`"),
+        ("((0)) < .env", "`<` names `.env`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(env.clone(), part), "{command}");
     }
@@ -1927,6 +1943,77 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
         p.check_shell("((count)) > max", &s.root),
         because(deny("Edit(./max)", &s.project_file()), "`>` names `max`")
     );
+}
+
+#[test]
+fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_number() {
+    let (s, p, file) = qa();
+    let unknown = |part: &str, expr: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(format!("{part} (a value evaluated as arithmetic: {expr})"))),
+    };
+    // Bash evaluates x's value as arithmetic, expanding the subscript in it: each of these runs rm.
+    let x = "x='a[$(rm -rf qa)]'; ";
+    for (command, part, expr) in [
+        ("(( x ))", "x", "x"),
+        ("echo $((x))", "x", "x"),
+        ("echo $(($x + 1))", "x", "$x + 1"),
+        ("echo $[x]", "x", "x"),
+        ("[[ $x -eq 0 ]]", "x", "$x"),
+        ("let x", "x", "x"),
+        ("declare -i y=x", "x", "x"),
+        ("declare -i y; y=$x", "x", "$x"),
+        ("b=(1); echo ${b[x]}", "x", "x"),
+        ("b[x]=1", "x", "x"),
+        ("echo ${s:x:1}", "x", "x"),
+        ("for ((i = x; i < 1; i++)); do :; done", "x", "i = x; i < 1; i++"),
+        ("y=x; (( y ))", "y", "y"),
+    ] {
+        assert_eq!(p.check_shell(&format!("{x}{command}"), &s.root), unknown(part, expr), "{command}");
+    }
+    // One the line did not set, a substitution's output or an element is as unknown; `-v` expands its subscript.
+    assert_eq!(p.check_shell("(( n > 1 ))", &s.root), unknown("n", "n > 1"));
+    assert_eq!(p.check_shell("echo $(( $(cat f) ))", &s.root), unknown("$(", "$(cat f)"));
+    assert_eq!(p.check_shell("((a[0] > 1))", &s.root), unknown("a[…]", "a[0] > 1"));
+    assert_eq!(p.check_shell("[[ -v 'a[$(rm -rf qa)]' ]]", &s.root), unknown("$(", "$(rm -rf qa)"));
+    for command in [
+        "test -v 'a[$(rm -rf qa)]'",
+        "unset 'a[$(rm -rf qa)]'",
+        "read 'a[$(rm -rf qa)]'",
+        "printf -v 'a[$(rm -rf qa)]' x",
+        "declare 'a[$(rm -rf qa)]=1'",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown("$(", "$(rm -rf qa)"), "{command}");
+    }
+    // A variable set by arithmetic holds a number, not what it held; one set where it may not run holds either.
+    assert_eq!(p.check_shell(&format!("{x}((x = 1)); ((x))"), &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell(&format!("{x}let x=1; echo $((x))"), &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell(&format!("{x}true && x=1; ((x))"), &s.root), unknown("x", "x"));
+    assert_eq!(p.check_shell(&format!("{x}((0 && (x = 1))); ((x))"), &s.root), unknown("x", "x"));
+    // Numbers, plain literals and counters the line keeps stay as they were.
+    for command in [
+        "echo $((1 + 2)) $((0x1F + 16#ff))",
+        "for ((i = 0; i < 3; i++)); do echo $i; done",
+        "i=0; while ((i < 3)); do ((i++)); done",
+        "n=0; while read -r l; do n=$((n + 1)); done < README.md; echo $((n * 2))",
+        "s=0; for n in 1 2 3; do ((s += n)); done; echo $s",
+        "x=y y=2; echo $((x * 2))",
+        "a=(1 2); echo ${#a[@]} ${a[@]} \"${a[*]}\" ${HOME:-/} ${#HOME}",
+        "echo $((RANDOM % 6)) $# $? $$",
+        "x=5; [[ $x -eq 5 ]] && [ -v x ] && [[ $y == 0 ]]",
+        "echo '$((x))' \\$((1))",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A deny on what the line's own substitution runs still wins.
+    assert!(
+        matches!(p.check_shell("(( $(rm -rf qa) > x ))", &s.root), Verdict::Deny { rule, .. } if rule == "Bash(rm:*)")
+    );
+    // Without Bash rules nothing is lost by running it.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    assert_eq!(s.load().check_shell(&format!("{x}(( x ))"), &s.root), Verdict::Allow);
 }
 
 /// Makes the repository at `dir` track `count` files under `gen/` (one blob, written straight into its index).
@@ -2032,6 +2119,19 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ),
         ("git -c core.fsmonitor='cat qa/secret/plan.txt >&2;:' status", &secret, "`cat` reads `qa/secret/plan.txt`"),
         ("GIT_SSH_COMMAND='rm -rf qa' git fetch", &rm, "`rm -rf qa` matches it"),
+        // An editor, `EDITOR` and `VISUAL` too, runs on a file of git's: a program alone is that program on it.
+        ("EDITOR='rm -rf qa' git commit", &rm, "`rm -rf qa` matches it"),
+        ("VISUAL='rm -rf qa;:' git commit", &rm, "`rm -rf qa` matches it"),
+        ("git -c core.editor=rm commit", &rm, "`rm \"$@\"` matches it"),
+        ("GIT_SEQUENCE_EDITOR=rm git rebase -i HEAD~1", &rm, "`rm \"$@\"` matches it"),
+        // The environment's settings are read as `-c`'s.
+        ("GIT_CONFIG_PARAMETERS=\"'alias.x'='!rm -rf qa'\" git x", &rm, "`rm -rf qa` matches it"),
+        ("GIT_CONFIG_PARAMETERS=\"'alias.x=!rm -rf qa'\" git -C . x", &rm, "`rm -rf qa` matches it"),
+        (
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm -rf qa' git x",
+            &rm,
+            "`rm -rf qa` matches it",
+        ),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
     }
@@ -2057,7 +2157,13 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ("env GIT_EXTERNAL_DIFF=x git diff --stat", "GIT_EXTERNAL_DIFF=…"),
         ("GIT_PAGER=$p git log", "GIT_PAGER=…"),
         ("export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f'; git x", "GIT_CONFIG_COUNT=…"),
-        ("GIT_CONFIG_PARAMETERS=\"'alias.x'='!rm f'\" git x", "GIT_CONFIG_PARAMETERS=…"),
+        // Settings the environment gives as `-c` does, where they cannot be read.
+        ("GIT_CONFIG_PARAMETERS=$p git x", "GIT_CONFIG_PARAMETERS=…"),
+        // An editor with words of its own, or one a variable decides, may take them as git does not here.
+        ("git -c core.editor='vim -f' commit", "git -c core.editor"),
+        ("VISUAL=$e git commit", "VISUAL=…"),
+        ("GIT_CONFIG_PARAMETERS=\"alias.x='!rm f'\" git x", "GIT_CONFIG_PARAMETERS=…"),
+        ("GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f' git x", "GIT_CONFIG_COUNT=…"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(word), "{command}");
     }
@@ -2071,6 +2177,9 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         "git -c alias.x='!rm victim.txt' status",
         // An alias standing for itself, which git refuses, is followed as far as scripts are.
         "git -c alias.x=x x",
+        "git -c core.editor=vim commit",
+        "GIT_EDITOR=true EDITOR=nano git commit",
+        "git -c sequence.editor=: rebase -i HEAD~1",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -2078,9 +2187,80 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
     s.file(".env");
-    let command = "git -c core.sshCommand='cat .env >&2' ls-remote ssh://x/y";
+    for command in [
+        "git -c core.sshCommand='cat .env >&2' ls-remote ssh://x/y",
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cat .env' git x",
+        "GIT_CONFIG_PARAMETERS=\"'alias.x'='!cat .env'\" git x",
+        "EDITOR='cat .env >&2' git commit",
+    ] {
+        assert_eq!(
+            s.load().check_shell(command, &s.root),
+            because(deny("Read(./.env)", &s.project_file()), "`cat` reads `.env`"),
+            "{command}"
+        );
+    }
+    // An editor reading its file reads one only git knows.
     assert_eq!(
-        s.load().check_shell(command, &s.root),
+        s.load().check_shell("git -c core.editor=cat commit", &s.root),
+        unknown_file("Read(./.env)", &s.project_file(), "`cat` reads `$@`")
+    );
+}
+
+#[test]
+fn what_git_runs_by_configuration_its_files_hold_is_checked() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["config", "alias.wipe", "!rm -rf qa"]);
+    git(&s.root, &["config", "alias.peek", "show HEAD:qa/secret/plan.txt"]);
+    git(&s.root, &["config", "alias.again", "wipe"]);
+    git(&s.root, &["config", "alias.loop", "loop"]);
+    // An alias the repository's configuration gives is checked as the line giving it would be.
+    let rm = |part: &str| because(deny("Bash(rm:*)", &file), part);
+    for (command, part) in [
+        ("git wipe", "`rm -rf qa` matches it"),
+        ("git -C . wipe", "`rm -rf qa` matches it"),
+        ("cd src && git wipe", "`rm -rf qa` matches it"),
+        ("git again", "`rm -rf qa` matches it"),
+        ("git --no-pager wipe --force", "`rm -rf qa --force` matches it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), rm(part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("git peek", &s.root),
+        because(deny("Read(./qa/secret/**)", &file), "`git show` reads `HEAD:qa/secret/plan.txt`")
+    );
+    // The line's own `-c` is what git runs; builtins, a subcommand with no alias and a cycle run nothing more.
+    for command in ["git -c alias.wipe=status wipe", "git status", "git nosuch", "git loop"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    let unknown = |word: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(word.into())),
+    };
+    // Where the configuration cannot be read, what git runs is unknown.
+    assert_eq!(
+        p.check_shell("cd \"$d\" && git wipe", &s.root),
+        unknown("git wipe (an alias its configuration may give, not read)")
+    );
+    // A line writing git's configuration or hooks other than by `git config` leaves what a later git runs unknown.
+    for (command, by) in [
+        ("printf '[alias]\\n\\tx = !rm -rf qa\\n' >> .git/config; git x", "> names .git/config"),
+        ("cd src && echo x > ../.git/hooks/pre-commit && git commit -qm x", "> names ../.git/hooks/pre-commit"),
+        ("cp /dev/null ~/.gitconfig; git status", "cp writes ~/.gitconfig"),
+    ] {
+        let word = format!("git (after {by}, which may configure what it runs)");
+        assert_eq!(p.check_shell(command, &s.root), unknown(&word), "{command}");
+    }
+    assert_eq!(p.check_shell("echo x > notes.txt; git status", &s.root), Verdict::Allow);
+    // Without Bash rules, what an alias reads is still checked.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    s.file(".env");
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["config", "alias.x", "!cat .env"]);
+    assert_eq!(
+        s.load().check_shell("git x", &s.root),
         because(deny("Read(./.env)", &s.project_file()), "`cat` reads `.env`")
     );
 }

@@ -25,13 +25,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use lean_ctx_shell_syntax::Word;
+use lean_ctx_shell_syntax::{Command, Word};
 
+use super::arithmetic;
 use super::bash::{KEYWORDS, assigned, basename, is_assignment, name_and_subscript};
 use super::scope::{Place, Settings};
 
 /// Builtins whose `NAME=value` arguments set variables, after options.
-const DECLARING: [&str; 5] = ["export", "declare", "local", "readonly", "typeset"];
+pub(crate) const DECLARING: [&str; 5] = ["export", "declare", "local", "readonly", "typeset"];
 /// POSIX's special builtins: assignments before one outlive it in a shell
 /// following POSIX.
 const SPECIAL_BUILTINS: [&str; 16] = [
@@ -53,6 +54,25 @@ struct Value {
     /// Set by a `for` loop whose body is running: one of these words (its
     /// text, and its glob when the loop expanded it as one).
     loop_words: Option<Vec<LoopWord>>,
+    /// Set by arithmetic (`((i++))`, `let i=1`, `declare -i`): a number,
+    /// whatever `text` was.
+    number: bool,
+}
+
+impl Value {
+    /// A setting to what is known only when it runs.
+    fn unknown(order: usize) -> Value {
+        Value { order, text: None, exported: false, loop_words: None, number: false }
+    }
+
+    /// Whether it is a plain number as arithmetic evaluates it: set by
+    /// arithmetic, a decimal literal, or a loop's words all such.
+    fn is_number(&self) -> bool {
+        let decimal = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        self.number
+            || self.text.as_deref().is_some_and(decimal)
+            || self.loop_words.as_ref().is_some_and(|words| words.iter().all(|(word, _)| decimal(word)))
+    }
 }
 
 /// A word of a `for` loop's list: its text, and its glob pattern.
@@ -73,6 +93,9 @@ pub(crate) struct Variables {
     count: usize,
     /// The line ran `shopt -s lastpipe`.
     lastpipe: bool,
+    /// Variables given the integer attribute (`declare -i`): what is
+    /// assigned to them is evaluated as arithmetic.
+    integers: HashSet<String>,
     /// Loops (`for`, `while`, `until`, `select`) open, and of the `for`
     /// loops among them the variable each sets, with how many were open
     /// when it started: its `done` ends it.
@@ -122,7 +145,8 @@ impl Variables {
         for name in names {
             let Some(text) = self.exported(name, env) else { continue };
             child.count += 1;
-            let value = Value { order: child.count, text: text.map(str::to_string), exported: true, loop_words: None };
+            let text = text.map(str::to_string);
+            let value = Value { order: child.count, text, exported: true, loop_words: None, number: false };
             child.names.entry(name.clone()).or_default().set(&shell, value);
         }
         child
@@ -162,6 +186,31 @@ impl Variables {
         self.names.get(name).and_then(|settings| settings.seen(env)).is_some()
     }
 
+    /// Whether `name` has the integer attribute: a `declare -i` (or
+    /// `local -i`…) of the line gave it, wherever it ran.
+    pub(crate) fn integer(&self, name: &str) -> bool {
+        self.integers.contains(name)
+    }
+
+    /// Whether `name` certainly holds a plain number for a command running
+    /// in `env`: every setting it may see since the last certain one is a
+    /// number (`i=0; while …; do ((i++)); done`), and nothing that may set
+    /// any variable ran since.
+    pub(crate) fn holds_number(&self, name: &str, env: &[u32]) -> bool {
+        let Some(settings) = self.names.get(name) else { return false };
+        let any = self.any.seen(env).map(|any| *any.value);
+        for seen in settings.seen_back(env) {
+            if !seen.value.is_number() || any.is_some_and(|any| any > seen.value.order) {
+                return false;
+            }
+            // In a `for` loop's body its variable is one of the loop's words.
+            if seen.certain || seen.value.loop_words.is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `program` may set any variable of the shell it runs in, and
     /// change its directory: `source`, `.`, or a function the line defines.
     pub(crate) fn may_set_anything(&self, program: &str) -> bool {
@@ -178,8 +227,9 @@ impl Variables {
     /// Notes what a command at `place`, part of a script whose own shell
     /// is `shell`, sets; `anything` when it may set any variable (see
     /// [`Variables::may_set_anything`], or `eval` of a word known only when
-    /// it runs).
-    pub(crate) fn record(&mut self, words: &[Word], place: &Place, shell: &Place, anything: bool) {
+    /// it runs); `numbers`, the variables its arithmetic leaves holding a
+    /// number (see [`super::arithmetic::numbers`]).
+    pub(crate) fn record(&mut self, words: &[Word], numbers: &[String], place: &Place, shell: &Place, anything: bool) {
         let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
         self.loops(&words[..start], place);
         let words = run_builtin(&words[start..]);
@@ -200,6 +250,7 @@ impl Variables {
             }
         }
         self.lastpipe |= sets_lastpipe(words);
+        self.integers.extend(integers(words));
         let nested = place.env.len() > shell.env.len();
         let sets = sets(words);
         let exports = exports(words);
@@ -207,18 +258,28 @@ impl Variables {
             self.count += 1;
             self.any.set(place, self.count);
         }
+        let set: Vec<String> = sets.iter().map(|(name, _)| name.clone()).collect();
         for (name, text) in sets {
+            // Assigned arithmetic (`n=$((n + 1))`, `declare -i n=x`), it holds a number.
+            let number = numbers.contains(&name);
+            // Evaluated, `declare -i n=x` holds x's number, not `x`.
+            let text = text.filter(|text| !number || text.bytes().all(|b| b.is_ascii_digit()));
             let loop_words = for_loop.as_ref().filter(|(set, _)| *set == name).and_then(|(_, words)| words.clone());
             let settings = self.names.entry(name).or_default();
             if self.lastpipe && nested {
                 self.count += 1;
                 let unknown = Place { env: shell.env.clone(), conditional: true };
-                settings.set(&unknown, Value { order: self.count, text: None, exported: false, loop_words: None });
+                settings.set(&unknown, Value::unknown(self.count));
             }
             let before = settings.seen(&place.env);
             let exported = exports || before.is_some_and(|seen| seen.certain && seen.value.exported);
             self.count += 1;
-            settings.set(place, Value { order: self.count, text, exported, loop_words });
+            settings.set(place, Value { order: self.count, text, exported, loop_words, number });
+        }
+        for name in numbers.iter().filter(|name| !set.contains(name)) {
+            self.count += 1;
+            let value = Value { number: true, ..Value::unknown(self.count) };
+            self.names.entry(name.clone()).or_default().set(place, value);
         }
     }
 
@@ -227,11 +288,13 @@ impl Variables {
     /// `place`): its body runs again after itself, so what any command of
     /// the body sets may already hold another value when an earlier one
     /// runs (`x=ls; while …; do $x foo; x=rm; done` runs rm).
-    pub(crate) fn enter_loop(&mut self, commands: &[&[Word]], place: &Place) {
+    pub(crate) fn enter_loop(&mut self, commands: &[Command], place: &Place) {
         let Some(body) = loop_body(commands) else { return };
         let mut anything = false;
-        let mut names = Vec::new();
-        for words in body {
+        // Each variable the body sets, and whether each setting is a number.
+        let mut names: Vec<(String, bool)> = Vec::new();
+        for command in body {
+            let words = &command.words;
             let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
             let words = run_builtin(&words[start..]);
             let assignments = words.iter().take_while(|word| is_assignment(&word.text)).count();
@@ -240,17 +303,23 @@ impl Variables {
                 || makes_reference(words)
                 || sets_lastpipe(words)
                 || program.is_some_and(|program| self.may_set_anything(program) || matches!(program, "eval" | "trap"));
-            names.extend(sets(words).into_iter().map(|(name, _)| name));
+            // A setting the same command's arithmetic makes a number is one (`n=$((n + 1))`).
+            let numbers = arithmetic::numbers(command, self);
+            let decimal = |text: Option<String>| text.is_some_and(|text| text.parse::<u64>().is_ok());
+            let set = sets(words).into_iter().map(|(name, text)| (numbers.contains(&name) || decimal(text), name));
+            names.extend(set.map(|(number, name)| (name, number)));
+            names.extend(numbers.into_iter().map(|name| (name, true)));
         }
         let maybe = Place { env: place.env.clone(), conditional: true };
         if anything {
             self.count += 1;
             self.any.set(&maybe, self.count);
         }
-        for name in names {
+        for (name, _) in &names {
+            let number = names.iter().filter(|(set, _)| set == name).all(|(_, number)| *number);
             self.count += 1;
-            let unknown = Value { order: self.count, text: None, exported: false, loop_words: None };
-            self.names.entry(name).or_default().set(&maybe, unknown);
+            let unknown = Value { number, ..Value::unknown(self.count) };
+            self.names.entry(name.clone()).or_default().set(&maybe, unknown);
         }
     }
 
@@ -266,8 +335,7 @@ impl Variables {
                     self.loop_depth = self.loop_depth.saturating_sub(1);
                     while let Some((name, _)) = self.for_loops.pop_if(|(_, depth)| *depth > self.loop_depth) {
                         self.count += 1;
-                        let unknown = Value { order: self.count, text: None, exported: false, loop_words: None };
-                        self.names.entry(name).or_default().set(place, unknown);
+                        self.names.entry(name).or_default().set(place, Value::unknown(self.count));
                     }
                 }
                 _ => {}
@@ -278,9 +346,9 @@ impl Variables {
 
 /// The commands of the loop the first of `commands` starts, up to the
 /// `done` ending it (all of them when none does: `for x in a; { …; }`).
-fn loop_body<'a>(commands: &'a [&'a [Word]]) -> Option<&'a [&'a [Word]]> {
+fn loop_body(commands: &[Command]) -> Option<&[Command]> {
     let mut depth = 0usize;
-    for (at, words) in commands.iter().enumerate() {
+    for (at, Command { words, .. }) in commands.iter().enumerate() {
         let keywords = words.iter().map_while(|word| KEYWORDS.contains(&word.text.as_str()).then_some(&word.text));
         let (mut opens, mut closes) = (0, 0);
         for keyword in keywords {
@@ -354,6 +422,18 @@ fn makes_reference(words: &[Word]) -> bool {
     let Some(first) = words.first() else { return false };
     matches!(basename(&first.text), "declare" | "local" | "typeset")
         && words[1..].iter().any(|word| word.text.starts_with('-') && word.text.contains(['n', 'l', 'u']))
+}
+
+/// The variables a `declare -i` (`local`, `typeset`, `readonly`,
+/// `export`) gives the integer attribute.
+fn integers(words: &[Word]) -> Vec<String> {
+    let Some((first, args)) = words.split_first() else { return Vec::new() };
+    let integer = |word: &Word| word.text.starts_with('-') && word.text.contains('i');
+    if !DECLARING.contains(&basename(&first.text)) || !args.iter().any(integer) {
+        return Vec::new();
+    }
+    let names = args.iter().filter(|word| !word.text.starts_with('-'));
+    names.filter_map(|word| name_and_subscript(&word.text)).map(|(name, _)| name.to_string()).collect()
 }
 
 /// Whether the command is `shopt -s … lastpipe …`.
@@ -441,7 +521,7 @@ fn assignment(word: &Word, reference: bool) -> (String, Option<String>) {
 }
 
 /// The variable `printf -v NAME` or `printf -vNAME` prints into.
-fn printf_target(words: &[Word]) -> Option<&str> {
+pub(crate) fn printf_target(words: &[Word]) -> Option<&str> {
     let options = words[1..].iter().take_while(|word| word.text.starts_with('-') && word.text != "--");
     let mut options = options.map(|word| word.text.as_str()).enumerate();
     options.find_map(|(at, option)| match option.strip_prefix("-v")? {

@@ -1,13 +1,17 @@
 //! Programs that run a command given after their options, read as the
 //! program reads its own arguments (getopt's rules, each program's options
-//! as its `--help` lists them), so the command they run is checked like any
-//! other: `setsid rm x`, `flock f rm x`, `flock f -c 'rm x'`, `su -c 'rm x'`,
-//! `watch rm x` (its words are a `sh -c` script), `busybox rm x`…
+//! as its `--help` lists them, sudo's as its manual does, bash's builtins'
+//! as bash reads them), so the command they run is checked like any
+//! other: `sudo -u me rm x`, `env -i A=1 rm x`, `timeout 5 rm x`, `xargs
+//! -0 rm`, `setsid rm x`, `flock f rm x`, `flock f -c 'rm x'`, `su -c 'rm
+//! x'`, `watch rm x` (its words are a `sh -c` script), `busybox rm x`…
 //!
 //! An option a program does not list leaves what it runs unknown: reading
-//! past it as a flag could take its value for the command (`setsid --new
-//! rm x` would be `rm` run by `--new`, or `x` run by `rm`), so the guard
-//! does not guess.
+//! past it as a flag could take its value for the command (`sudo -c class
+//! rm x` would be `class` run by sudo, or `x` run by `rm`), so the guard
+//! does not guess. So does one running the command elsewhere (`sudo -R
+//! DIR`, another root) or editing files (`sudo -e`), and parallel given no
+//! command, which runs the lines of its input or its `:::` words.
 
 /// What a wrapper runs, from the words after its name.
 #[derive(Debug, PartialEq, Eq)]
@@ -22,6 +26,9 @@ pub(crate) enum Run {
     /// An option it does not take, or one it runs elsewhere with (another
     /// root or host, another process's namespaces), as written.
     Unknown(String),
+    /// env's `-S`: the command its string (this word, from this byte)
+    /// splits into, followed by the words after it.
+    Split(usize, usize),
 }
 
 /// Where a wrapper runs its command, when an option says.
@@ -33,7 +40,8 @@ pub(crate) enum Chdir {
     Unknown,
 }
 
-/// A file a wrapper writes itself: `time -o F`, script's log.
+/// A file a wrapper reads or writes itself: `xargs -a F`, `time -o F`,
+/// script's log.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Output {
     /// The file this word names, from this byte.
@@ -47,6 +55,8 @@ pub(crate) enum Output {
 pub(crate) struct Wrapped {
     pub(crate) run: Run,
     pub(crate) chdir: Option<Chdir>,
+    /// The files it reads its arguments from (`xargs -a F`).
+    pub(crate) reads: Vec<Output>,
     pub(crate) writes: Vec<Output>,
 }
 
@@ -63,23 +73,57 @@ enum Takes {
     Value,
     /// Only in the rest of its word (`-d=x` or `-dx`, `--wd=dir`).
     Optional,
+    /// As [`Takes::Value`], and the program reads its value in place of
+    /// the words after it, which are none of its options (env's `-S`).
+    Splice,
 }
 
 /// One option: its short letter (`' '` for none), its long name, how it
 /// takes a value.
 type Opt = (char, &'static str, Takes);
 
-/// A program's options, and whether they may follow operands (GNU getopt
-/// permutes unless the program asks it not to, as most wrappers do).
+/// A program's options, whether they may follow operands (GNU getopt
+/// permutes unless the program asks it not to, as most wrappers do), and
+/// whether a long one may be cut short (`--time` for `--timeout`).
 struct Options {
     options: &'static [Opt],
     permute: bool,
+    abbreviate: bool,
 }
 
-use Takes::{Nothing as N, Optional as O, Value as V};
+use Takes::{Nothing as N, Optional as O, Splice, Value as V};
 
-static PROGRAMS: [(&str, Options); 16] = [
-    ("setsid", Options { options: &[('c', "ctty", N), ('f', "fork", N), ('w', "wait", N)], permute: false }),
+static PROGRAMS: [(&str, Options); 26] = [
+    ("sudo", Options { options: SUDO, permute: false, abbreviate: true }),
+    ("env", Options { options: ENV, permute: false, abbreviate: true }),
+    (
+        "timeout",
+        Options {
+            options: &[
+                (' ', "preserve-status", N),
+                (' ', "foreground", N),
+                ('k', "kill-after", V),
+                ('s', "signal", V),
+                ('v', "verbose", N),
+            ],
+            permute: false,
+            abbreviate: true,
+        },
+    ),
+    ("nice", Options { options: &[('n', "adjustment", V)], permute: false, abbreviate: true }),
+    ("nohup", Options { options: &[], permute: false, abbreviate: true }),
+    // Bash's builtins: short options only, none after an operand.
+    ("command", Options { options: &[('p', "", N), ('v', "", N), ('V', "", N)], permute: false, abbreviate: false }),
+    ("builtin", Options { options: &[], permute: false, abbreviate: false }),
+    ("exec", Options { options: &[('a', "", V), ('c', "", N), ('l', "", N)], permute: false, abbreviate: false }),
+    ("xargs", Options { options: XARGS, permute: false, abbreviate: true }),
+    // Options it does not list here are many; as it may have another one a
+    // name cut short stands for, none is taken cut short.
+    ("parallel", Options { options: PARALLEL, permute: false, abbreviate: false }),
+    (
+        "setsid",
+        Options { options: &[('c', "ctty", N), ('f', "fork", N), ('w', "wait", N)], permute: false, abbreviate: true },
+    ),
     (
         "flock",
         Options {
@@ -98,6 +142,7 @@ static PROGRAMS: [(&str, Options); 16] = [
                 (' ', "verbose", N),
             ],
             permute: false,
+            abbreviate: true,
         },
     ),
     (
@@ -120,9 +165,17 @@ static PROGRAMS: [(&str, Options); 16] = [
                 ('v', "verbose", N),
             ],
             permute: false,
+            abbreviate: true,
         },
     ),
-    ("taskset", Options { options: &[('a', "all-tasks", N), ('p', "pid", N), ('c', "cpu-list", N)], permute: false }),
+    (
+        "taskset",
+        Options {
+            options: &[('a', "all-tasks", N), ('p', "pid", N), ('c', "cpu-list", N)],
+            permute: false,
+            abbreviate: true,
+        },
+    ),
     (
         "ionice",
         Options {
@@ -135,9 +188,17 @@ static PROGRAMS: [(&str, Options); 16] = [
                 ('t', "ignore", N),
             ],
             permute: false,
+            abbreviate: true,
         },
     ),
-    ("stdbuf", Options { options: &[('i', "input", V), ('o', "output", V), ('e', "error", V)], permute: false }),
+    (
+        "stdbuf",
+        Options {
+            options: &[('i', "input", V), ('o', "output", V), ('e', "error", V)],
+            permute: false,
+            abbreviate: true,
+        },
+    ),
     (
         "watch",
         Options {
@@ -158,10 +219,11 @@ static PROGRAMS: [(&str, Options); 16] = [
                 ('v', "version", N),
             ],
             permute: false,
+            abbreviate: true,
         },
     ),
-    ("su", Options { options: SU, permute: true }),
-    ("runuser", Options { options: RUNUSER, permute: true }),
+    ("su", Options { options: SU, permute: true, abbreviate: true }),
+    ("runuser", Options { options: RUNUSER, permute: true, abbreviate: true }),
     (
         "script",
         Options {
@@ -182,9 +244,10 @@ static PROGRAMS: [(&str, Options); 16] = [
                 ('q', "quiet", N),
             ],
             permute: true,
+            abbreviate: true,
         },
     ),
-    ("busybox", Options { options: &[], permute: false }),
+    ("busybox", Options { options: &[], permute: false, abbreviate: true }),
     (
         "unshare",
         Options {
@@ -218,6 +281,7 @@ static PROGRAMS: [(&str, Options); 16] = [
                 (' ', "boottime", V),
             ],
             permute: false,
+            abbreviate: true,
         },
     ),
     (
@@ -244,9 +308,10 @@ static PROGRAMS: [(&str, Options); 16] = [
                 ('Z', "follow-context", N),
             ],
             permute: false,
+            abbreviate: true,
         },
     ),
-    ("systemd-run", Options { options: SYSTEMD_RUN, permute: false }),
+    ("systemd-run", Options { options: SYSTEMD_RUN, permute: false, abbreviate: true }),
     (
         "time",
         Options {
@@ -259,6 +324,7 @@ static PROGRAMS: [(&str, Options); 16] = [
                 ('v', "verbose", N),
             ],
             permute: false,
+            abbreviate: true,
         },
     ),
     (
@@ -266,8 +332,135 @@ static PROGRAMS: [(&str, Options); 16] = [
         Options {
             options: &[('a', "", V), ('C', "", V), ('L', "", N), ('n', "", N), ('s', "", N), ('u', "", V)],
             permute: false,
+            abbreviate: true,
         },
     ),
+];
+
+/// sudo 1.9's (`+Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv`); its
+/// `-h` takes the next word as a host unless that is an option.
+const SUDO: &[Opt] = &[
+    ('A', "askpass", N),
+    ('a', "auth-type", V),
+    ('B', "bell", N),
+    ('b', "background", N),
+    ('C', "close-from", V),
+    ('c', "login-class", V),
+    ('D', "chdir", V),
+    ('E', "", N),
+    (' ', "preserve-env", O),
+    ('e', "edit", N),
+    ('g', "group", V),
+    ('H', "set-home", N),
+    ('h', "host", V),
+    (' ', "help", N),
+    ('i', "login", N),
+    ('K', "remove-timestamp", N),
+    ('k', "reset-timestamp", N),
+    ('l', "list", N),
+    ('N', "no-update", N),
+    ('n', "non-interactive", N),
+    ('P', "preserve-groups", N),
+    ('p', "prompt", V),
+    ('R', "chroot", V),
+    ('r', "role", V),
+    ('S', "stdin", N),
+    ('s', "shell", N),
+    ('T', "command-timeout", V),
+    ('t', "type", V),
+    ('U', "other-user", V),
+    ('u', "user", V),
+    ('v', "validate", N),
+];
+
+const ENV: &[Opt] = &[
+    ('i', "ignore-environment", N),
+    ('0', "null", N),
+    ('u', "unset", V),
+    ('C', "chdir", V),
+    ('S', "split-string", Splice),
+    (' ', "block-signal", O),
+    (' ', "default-signal", O),
+    (' ', "ignore-signal", O),
+    (' ', "list-signal-handling", N),
+    ('v', "debug", N),
+];
+
+const XARGS: &[Opt] = &[
+    ('0', "null", N),
+    ('a', "arg-file", V),
+    ('d', "delimiter", V),
+    ('E', "", V),
+    ('e', "eof", O),
+    ('I', "", V),
+    ('i', "replace", O),
+    ('L', "max-lines", V),
+    ('l', "", O),
+    ('n', "max-args", V),
+    ('o', "open-tty", N),
+    ('P', "max-procs", V),
+    ('p', "interactive", N),
+    (' ', "process-slot-var", V),
+    ('r', "no-run-if-empty", N),
+    ('s', "max-chars", V),
+    (' ', "show-limits", N),
+    ('t', "verbose", N),
+    ('x', "exit", N),
+];
+
+/// GNU parallel's commonest, from its option table (each alias its own
+/// entry, as none is taken cut short).
+const PARALLEL: &[Opt] = &[
+    ('j', "jobs", V),
+    ('S', "sshlogin", V),
+    ('P', "max-procs", V),
+    ('k', "keep-order", N),
+    (' ', "keeporder", N),
+    ('X', "", N),
+    ('m', "", N),
+    (' ', "xargs", N),
+    ('v', "", N),
+    ('t', "verbose", N),
+    ('0', "null", N),
+    ('a', "arg-file", V),
+    (' ', "argfile", V),
+    ('d', "delimiter", V),
+    ('n', "max-args", V),
+    ('N', "max-replace-args", V),
+    ('L', "", V),
+    ('l', "max-lines", O),
+    ('I', "", V),
+    ('i', "replace", O),
+    ('E', "", V),
+    ('e', "eof", O),
+    ('C', "colsep", V),
+    (' ', "col-sep", V),
+    ('s', "max-chars", V),
+    ('q', "quote", N),
+    ('u', "ungroup", N),
+    ('r', "no-run-if-empty", N),
+    (' ', "line-buffer", N),
+    (' ', "lb", N),
+    (' ', "tag", N),
+    (' ', "tagstring", V),
+    (' ', "tag-string", V),
+    (' ', "bar", N),
+    (' ', "progress", N),
+    (' ', "eta", N),
+    (' ', "dry-run", N),
+    (' ', "dryrun", N),
+    (' ', "joblog", V),
+    (' ', "results", V),
+    (' ', "delay", V),
+    (' ', "retries", V),
+    (' ', "timeout", V),
+    (' ', "tmpdir", V),
+    (' ', "pipe", N),
+    (' ', "block", V),
+    (' ', "header", V),
+    (' ', "plus", N),
+    (' ', "silent", N),
+    (' ', "will-cite", N),
 ];
 
 const SU: &[Opt] = &[
@@ -360,7 +553,19 @@ impl Parsed {
 
     /// The last value given to an option named so.
     fn value(&self, name: &str) -> Option<(usize, usize)> {
-        self.options.iter().rev().find(|(opt, _)| is(opt, name)).and_then(|(_, value)| *value)
+        self.values(name).last()
+    }
+
+    /// Every value given to an option named so, in order.
+    fn values(&self, name: &str) -> impl Iterator<Item = (usize, usize)> {
+        self.options.iter().filter(move |(opt, _)| is(opt, name)).filter_map(|(_, value)| *value)
+    }
+
+    /// Read from `by` words on: its indexes are `by` more.
+    fn shifted(mut self, by: usize) -> Parsed {
+        self.options.iter_mut().flat_map(|(_, value)| value).for_each(|(word, _)| *word += by);
+        self.operands.iter_mut().for_each(|at| *at += by);
+        self
     }
 }
 
@@ -393,7 +598,7 @@ fn parse(spec: &'static Options, args: &[&str]) -> Result<Parsed, String> {
             let (given, inline) = long.split_once('=').map_or((long, None), |(name, _)| (name, Some(name.len() + 3)));
             // getopt takes a unique prefix of a long name (`--time` for `--timeout`).
             let exact = all().find(|opt| !opt.1.is_empty() && opt.1 == given);
-            let mut prefixed = all().filter(|opt| !opt.1.is_empty() && opt.1.starts_with(given));
+            let mut prefixed = all().filter(|opt| spec.abbreviate && !opt.1.is_empty() && opt.1.starts_with(given));
             let opt = match (exact, prefixed.next()) {
                 (Some(opt), _) => opt,
                 (None, Some(opt)) if prefixed.all(|other| other.1 == opt.1) => opt,
@@ -403,13 +608,17 @@ fn parse(spec: &'static Options, args: &[&str]) -> Result<Parsed, String> {
                 (N, Some(_)) => return Err(word.to_string()),
                 (N, None) | (O, None) => None,
                 (_, Some(from)) => Some((at - 1, from)),
-                (V, None) if at < args.len() => {
+                (V | Splice, None) if at < args.len() => {
                     at += 1;
                     Some((at - 1, 0))
                 }
-                (V, None) => return Err(word.to_string()),
+                (V | Splice, None) => return Err(word.to_string()),
             };
             parsed.options.push((opt, value));
+            if opt.2 == Splice {
+                parsed.operands.extend(at..args.len());
+                return Ok(parsed);
+            }
             continue;
         }
         for (i, letter) in word.char_indices().skip(1) {
@@ -419,13 +628,17 @@ fn parse(spec: &'static Options, args: &[&str]) -> Result<Parsed, String> {
                 N => None,
                 _ if rest < word.len() => Some((at - 1, rest)),
                 O => None,
-                V if at < args.len() => {
+                V | Splice if at < args.len() => {
                     at += 1;
                     Some((at - 1, 0))
                 }
-                V => return Err(word.to_string()),
+                V | Splice => return Err(word.to_string()),
             };
             parsed.options.push((opt, value));
+            if opt.2 == Splice {
+                parsed.operands.extend(at..args.len());
+                return Ok(parsed);
+            }
             if value.is_some() || opt.2 == O {
                 break;
             }
@@ -446,9 +659,11 @@ fn is_number(word: &str) -> bool {
 /// for a program this module does not read.
 pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
     let (_, spec) = PROGRAMS.iter().find(|(program, _)| *program == name)?;
-    let wrapped = |run: Run| Some(Wrapped { run, chdir: None, writes: Vec::new() });
-    let parsed = match parse(spec, args) {
-        Ok(parsed) => parsed,
+    let wrapped = |run: Run| Some(Wrapped { run, chdir: None, reads: Vec::new(), writes: Vec::new() });
+    // nice's old form comes first: `nice -10 cmd`, `nice --5 cmd`.
+    let legacy = usize::from(name == "nice" && args.first().is_some_and(|word| is_adjustment(word)));
+    let parsed = match parse(spec, &args[legacy..]) {
+        Ok(parsed) => parsed.shifted(legacy),
         Err(word) => return wrapped(Run::Unknown(format!("{name} {word}"))),
     };
     if parsed.has("help") || parsed.has("version") {
@@ -465,6 +680,16 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
     // su's and runuser's login shell starts in the user's home.
     let login = parsed.has("login") || parsed.operands.first().is_some_and(|&at| args[at] == "-");
     let mut chdir = (matches!(name, "su" | "runuser") && login).then_some(Chdir::Unknown);
+    // sudo's login shell starts in the user's home; its `-D` and env's `-C` name the directory
+    // (for env's `-S`, the command its string makes is given `-C` again).
+    if matches!(name, "sudo" | "env") {
+        chdir = match parsed.value("chdir") {
+            _ if parsed.has("split-string") => None,
+            _ if parsed.has("login") => Some(Chdir::Unknown),
+            Some((word, from)) => Some(Chdir::Word(word, from)),
+            None => None,
+        };
+    }
     let run = match name {
         // `flock FILE COMMAND…`, `flock FILE -c SCRIPT`; `flock FD` only locks.
         "flock" => match first.map(|file| (file, args.get(file + 1).copied())) {
@@ -485,6 +710,25 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         "ionice" if parsed.has("pid") || parsed.has("pgid") || parsed.has("uid") => Run::Nothing,
         "watch" if parsed.has("exec") => command(first),
         "watch" => first.map_or(Run::Nothing, |at| Run::Script(args[at..].join(" "))),
+        // Another root, or files it edits rather than a command it runs.
+        "sudo" => elsewhere(&["chroot", "edit"]).unwrap_or_else(|| match () {
+            _ if parsed.has("list") || parsed.has("validate") || parsed.has("remove-timestamp") => Run::Nothing,
+            _ => command(first),
+        }),
+        // `env -` is `env -i`; `-S` splits its string into the command.
+        "env" => match parsed.value("split-string") {
+            Some((word, from)) => Run::Split(word, from),
+            None => command(first.filter(|&at| args[at] != "-").or(first.map(|at| at + 1))),
+        },
+        // The duration comes before the command.
+        "timeout" => command(first.map(|duration| duration + 1)),
+        "command" if parsed.has("v") || parsed.has("V") => Run::Nothing,
+        // On other hosts (`-S`), their files; with no command it runs its input's lines, or
+        // its `:::` words, as commands.
+        "parallel" => elsewhere(&["sshlogin"]).unwrap_or_else(|| match first.map(|at| args[at]) {
+            Some(word) if !word.starts_with(":::") => command(first),
+            _ => Run::Unknown(format!("{name} (the commands of its input)")),
+        }),
         "runuser" if parsed.has("user") => command(first),
         "su" | "runuser" => match value("command").or_else(|| value("session-command")) {
             Some(script) => Run::Script(script),
@@ -531,7 +775,18 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         "doas" if parsed.has("C") || parsed.has("L") => Run::Nothing,
         _ => command(first),
     };
-    Some(Wrapped { run, chdir, writes: writes(name, &parsed) })
+    let reads = match name {
+        "xargs" | "parallel" => parsed.values("arg-file").map(|(word, from)| Output::Word(word, from)).collect(),
+        _ => Vec::new(),
+    };
+    Some(Wrapped { run, chdir, reads, writes: writes(name, &parsed) })
+}
+
+/// Whether nice takes `word` as its old form's adjustment: `-` and a
+/// number, possibly signed (`-10`, `--5`, `-+5`).
+fn is_adjustment(word: &str) -> bool {
+    let number = word.strip_prefix('-').map(|rest| rest.strip_prefix(['-', '+']).unwrap_or(rest));
+    number.is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
 /// The files the wrapper `name` writes itself, given what it was given:
@@ -555,4 +810,75 @@ fn writes(name: &str, parsed: &Parsed) -> Vec<Output> {
         }
     }
     writes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<&str> {
+        line.split_whitespace().collect()
+    }
+
+    fn runs(name: &str, line: &str) -> Run {
+        run(name, &words(line)).expect("a wrapper").run
+    }
+
+    #[test]
+    fn an_option_the_older_wrappers_do_not_take_leaves_the_command_unknown() {
+        // sudo's `-c` takes a login class: rm is the command, not `class`.
+        assert_eq!(runs("sudo", "-c class rm -rf qa"), Run::Command(2));
+        assert_eq!(runs("sudo", "-iu root -E --preserve-env=PATH -- rm"), Run::Command(5));
+        assert_eq!(runs("sudo", "-Z rm"), Run::Unknown("sudo -Z".into()));
+        assert_eq!(runs("sudo", "--bogus rm"), Run::Unknown("sudo --bogus".into()));
+        assert_eq!(runs("sudo", "-R /srv rm x"), Run::Unknown("sudo --chroot".into()));
+        assert_eq!(runs("sudo", "--chroot=/srv rm x"), Run::Unknown("sudo --chroot".into()));
+        assert_eq!(runs("sudo", "-e .env"), Run::Unknown("sudo --edit".into()));
+        assert_eq!(runs("sudo", "-l rm"), Run::Nothing);
+        assert_eq!(runs("env", "-i - A=1 rm"), Run::Command(2));
+        assert_eq!(runs("env", "- rm"), Run::Command(1));
+        assert_eq!(runs("env", "--unset=A -u B rm"), Run::Command(3));
+        assert_eq!(runs("env", "-iSrm -rf x"), Run::Split(0, 3));
+        assert_eq!(runs("env", "-x rm"), Run::Unknown("env -x".into()));
+        assert_eq!(runs("timeout", "-k 5 --signal=KILL 10 rm"), Run::Command(4));
+        assert_eq!(runs("timeout", "-z 10 rm"), Run::Unknown("timeout -z".into()));
+        assert_eq!(runs("nice", "-10 rm"), Run::Command(1));
+        assert_eq!(runs("nice", "--5 -n 2 rm"), Run::Command(3));
+        assert_eq!(runs("nice", "-x rm"), Run::Unknown("nice -x".into()));
+        assert_eq!(runs("nohup", "-- rm"), Run::Command(1));
+        assert_eq!(runs("command", "-p rm"), Run::Command(1));
+        assert_eq!(runs("command", "-v rm"), Run::Nothing);
+        assert_eq!(runs("exec", "-cl -a name rm"), Run::Command(3));
+        assert_eq!(runs("exec", "--help-me rm"), Run::Unknown("exec --help-me".into()));
+        assert_eq!(runs("xargs", "-0 -n 1 -I{} rm {}"), Run::Command(4));
+        assert_eq!(runs("xargs", "-i rm {}"), Run::Command(1));
+        assert_eq!(runs("xargs", "-Z rm"), Run::Unknown("xargs -Z".into()));
+        assert_eq!(runs("parallel", "-j4 -k --bar rm ::: a"), Run::Command(3));
+        // One cut short may be any of its many options: none is guessed.
+        assert_eq!(runs("parallel", "--ta rm ::: a"), Run::Unknown("parallel --ta".into()));
+        assert_eq!(runs("parallel", "-j4 ::: 'rm x'"), Run::Unknown("parallel (the commands of its input)".into()));
+        assert_eq!(runs("parallel", ""), Run::Unknown("parallel (the commands of its input)".into()));
+        assert_eq!(runs("parallel", "-S host rm ::: x"), Run::Unknown("parallel --sshlogin".into()));
+    }
+
+    #[test]
+    fn xargs_and_parallel_read_their_argument_files() {
+        let reads = |name: &str, line: &str| -> Vec<(usize, usize)> {
+            let reads = run(name, &words(line)).expect("a wrapper").reads;
+            reads
+                .into_iter()
+                .map(|read| match read {
+                    Output::Word(word, from) => (word, from),
+                    Output::Default(_) => unreachable!("no default"),
+                })
+                .collect()
+        };
+        assert_eq!(reads("xargs", "-0 -a list cat"), [(2, 0)]);
+        assert_eq!(reads("xargs", "-alist --arg-file=b --arg-file c cat"), [(0, 2), (1, 11), (3, 0)]);
+        assert_eq!(reads("xargs", "-0a list -ra.env cat"), [(1, 0), (2, 3)]);
+        assert!(reads("xargs", "-na cat").is_empty(), "`a` is -n's value");
+        assert_eq!(reads("parallel", "-a f --arg-file g cat"), [(1, 0), (3, 0)]);
+        // Past the command its words are its own.
+        assert!(reads("xargs", "cat -a f").is_empty());
+    }
 }

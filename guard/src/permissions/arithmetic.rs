@@ -1,0 +1,437 @@
+//! What bash evaluates as arithmetic, and whether that may run a command.
+//!
+//! In arithmetic a variable's value is itself evaluated as arithmetic, and a
+//! subscript in it is expanded first: `x='a[$(rm -rf qa)]'; (( x ))` runs
+//! `rm -rf qa`, as do `$((x))`, `[[ $x -eq 0 ]]`, `let x`, `declare -i
+//! y=x`, `${a[x]}` and `[[ -v 'a[$(rm -rf qa)]' ]]`. So wherever bash
+//! evaluates arithmetic, a variable not known to hold a plain number makes
+//! the command's programs known only when it runs: one the line set to a
+//! number, or to a literal without `[`, `$` or a backtick whose own
+//! variables are known so, is not; nor is one an arithmetic assignment
+//! earlier in the line or the expression set (`for ((i=0; i<3; i++))`),
+//! nor bash's own counters (`$RANDOM`, `$#`).
+//!
+//! Where bash evaluates arithmetic: `((…))` and `for ((…))`, `$((…))` and
+//! `$[…]`, `let`'s words, an indexed array's subscript (`${a[i]}`,
+//! `a[i]=x`, `${#a[i]}`), a substring's offset and length (`${s:i:n}`),
+//! the operands of `[[`'s `-eq`, `-ne`, `-lt`, `-le`, `-gt`, `-ge`, the
+//! subscript of `-v NAME[…]` (in `[[`, `[` and `test`) and of a name
+//! `unset`, `read` or `printf -v` is given, and what is assigned
+//! to a variable given the integer attribute (`declare -i`). An associative
+//! array's subscript is no arithmetic, but which arrays are associative is
+//! not followed: theirs are read as indexed ones'.
+
+use lean_ctx_shell_syntax::{Command, Word};
+
+use super::bash::{KEYWORDS, assigned, is_assignment, name_and_subscript};
+use super::variables::{DECLARING, Variables, printf_target};
+
+/// Values evaluated inside values followed at most (`x=y; y=z; ((x))`).
+const MAX_DEPTH: usize = 8;
+
+/// Variables bash sets to numbers itself.
+const NUMBERS: [&str; 12] = [
+    "RANDOM",
+    "SRANDOM",
+    "SECONDS",
+    "EPOCHSECONDS",
+    "LINENO",
+    "BASHPID",
+    "PPID",
+    "UID",
+    "EUID",
+    "OPTIND",
+    "BASH_SUBSHELL",
+    "SHLVL",
+];
+
+/// `[[`'s operators comparing arithmetic.
+const COMPARISONS: [&str; 6] = ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"];
+
+/// What an expression does with variables, in order.
+#[derive(Debug, PartialEq, Eq)]
+enum Event {
+    /// Its value is evaluated.
+    Reads(String),
+    /// It is set to a number wherever the expression is evaluated whole.
+    Sets(String),
+    /// What is evaluated is known only when it runs: a substitution's
+    /// output (`$(cat f)`), an array's element, `$1`, `${x:-…}`.
+    Unknown(String),
+}
+
+/// The arithmetic `command` has bash evaluate, each expression as its text.
+fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
+    let mut out: Vec<String> = command.arithmetic.iter().map(|text| text.replace('"', "")).collect();
+    let words = &command.words;
+    for word in words.iter().chain(command.redirects.iter().map(|redirect| &redirect.target)) {
+        out.extend(in_word(word));
+    }
+    let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
+    let mut rest = &words[start..];
+    let assignments = rest.iter().take_while(|word| is_assignment(&word.text)).count();
+    for word in &rest[..assignments] {
+        out.extend(assignment(word, variables.integer(assigned(&word.text).expect("an assignment").0)));
+    }
+    rest = &rest[assignments..];
+    while rest.first().is_some_and(|word| matches!(word.text.as_str(), "builtin" | "command")) {
+        rest = &rest[1..];
+    }
+    let Some((program, args)) = rest.split_first() else { return out };
+    let texts: Vec<&str> = args.iter().map(|word| word.text.as_str()).collect();
+    match program.text.as_str() {
+        "let" => out.extend(texts.iter().map(|text| text.to_string())),
+        "[[" | "[" | "test" => {
+            for (at, text) in texts.iter().enumerate() {
+                if *text == "-v"
+                    && let Some(subscript) = texts.get(at + 1).and_then(|name| subscript(name))
+                {
+                    out.push(subscript.to_string());
+                }
+                if program.text == "[[" && COMPARISONS.contains(text) {
+                    out.extend(at.checked_sub(1).map(|before| texts[before].to_string()));
+                    out.extend(texts.get(at + 1).map(|after| after.to_string()));
+                }
+            }
+        }
+        // Builtins taking a variable's name expand a subscript in it as arithmetic.
+        "unset" | "read" => {
+            let names = texts.iter().filter(|text| !text.starts_with('-'));
+            out.extend(names.filter_map(|name| subscript(name)).map(str::to_string));
+        }
+        "printf" => out.extend(printf_target(rest).and_then(subscript).map(str::to_string)),
+        name if DECLARING.contains(&name) => {
+            let integer = texts.iter().any(|text| text.starts_with('-') && text.contains('i'));
+            for word in args.iter().filter(|word| is_assignment(&word.text)) {
+                let name = assigned(&word.text).expect("an assignment").0;
+                out.extend(assignment(word, integer || variables.integer(name)));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The arithmetic an assignment word has evaluated: its subscript
+/// (`a[i]=x`), and its value when the variable has the integer attribute.
+fn assignment(word: &Word, integer: bool) -> Vec<String> {
+    let (_, rest) = assigned(&word.text).expect("an assignment");
+    let mut out: Vec<String> = subscript(&word.text).map(str::to_string).into_iter().collect();
+    if integer {
+        out.extend(rest.split_once('=').map(|(_, value)| value.to_string()));
+    }
+    out
+}
+
+/// The subscript of `NAME[…]` at the start of `text`.
+fn subscript(text: &str) -> Option<&str> {
+    let (name, rest) = name_and_subscript(text)?;
+    let after_name = &text[name.len()..];
+    let inner = after_name.strip_prefix('[')?;
+    Some(&inner[..inner.len() - rest.len() - 1])
+}
+
+/// The arithmetic a word's expansions have evaluated: `$[…]`, and in
+/// `${…}` a subscript or a substring's offset and length.
+fn in_word(word: &Word) -> Vec<String> {
+    let text = &word.text;
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices('$').filter(|(at, _)| word.expands_at(*at)) {
+        let rest = &text[at + 1..];
+        if rest.starts_with('[') {
+            out.push(rest[1..closing(rest, b'[', b']')].to_string());
+        } else if rest.starts_with('{') {
+            out.extend(in_braces(&rest[1..closing(rest, b'{', b'}')]));
+        }
+    }
+    out
+}
+
+/// The arithmetic in the text of `${…}`: a subscript (not `@` nor `*`),
+/// and after `:` (not `:-`, `:=`, `:+`, `:?`) an offset and a length.
+fn in_braces(inner: &str) -> Vec<String> {
+    let inner = inner.strip_prefix('#').unwrap_or(inner);
+    let Some((name, _)) = name_and_subscript(inner) else { return Vec::new() };
+    let mut rest = &inner[name.len()..];
+    let mut out = Vec::new();
+    if rest.starts_with('[') {
+        let close = closing(rest, b'[', b']');
+        let subscript = &rest[1..close];
+        if subscript != "@" && subscript != "*" {
+            out.push(subscript.to_string());
+        }
+        rest = rest.get(close + 1..).unwrap_or_default();
+    }
+    if let Some(range) = rest.strip_prefix(':').filter(|range| !range.starts_with(['-', '=', '+', '?'])) {
+        out.extend(range.splitn(2, ':').map(str::to_string));
+    }
+    out
+}
+
+/// The index of the byte closing the bracket `text` starts with, counting
+/// nesting; the text's length when none does.
+fn closing(text: &str, open: u8, close: u8) -> usize {
+    let mut depth = 0usize;
+    for (at, byte) in text.bytes().enumerate() {
+        if byte == open {
+            depth += 1;
+        } else if byte == close {
+            depth -= 1;
+            if depth == 0 {
+                return at;
+            }
+        }
+    }
+    text.len()
+}
+
+/// What an arithmetic expression does with variables, in order.
+fn events(expr: &str) -> Vec<Event> {
+    let mut out = Vec::new();
+    scan(expr, &mut out, &mut false);
+    out
+}
+
+/// Adds what `expr` does to `out`. `conditional`: an `&&`, `||` or `?`
+/// came before, so an assignment after it may not be evaluated.
+fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
+    let bytes = expr.as_bytes();
+    let name_end = |from: usize| {
+        let rest = bytes.get(from..).unwrap_or_default();
+        rest.iter().position(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).map_or(bytes.len(), |n| from + n)
+    };
+    let next_after = |from: usize| {
+        bytes.get(from..).unwrap_or_default().iter().position(|b| !b.is_ascii_whitespace()).map(|n| from + n)
+    };
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        match byte {
+            b'$' => match bytes.get(i + 1) {
+                // A nested `$((…))` or `$[…]`: its text is part of this one.
+                Some(b'(') if bytes.get(i + 2) == Some(&b'(') => i += 3,
+                Some(b'[') => i += 2,
+                Some(b'(') => {
+                    // What a substitution prints is evaluated; its commands are the line's.
+                    out.push(Event::Unknown("$(".to_string()));
+                    i += 1 + closing(&expr[i + 1..], b'(', b')') + 1;
+                }
+                Some(b'{') => {
+                    let close = i + 1 + closing(&expr[i + 1..], b'{', b'}');
+                    braced(&expr[i + 2..close.min(expr.len())], out, conditional);
+                    i = close + 1;
+                }
+                Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
+                    let end = name_end(i + 1);
+                    out.push(Event::Reads(expr[i + 1..end].to_string()));
+                    i = end;
+                }
+                Some(b'#' | b'?' | b'$' | b'!') => i += 2,
+                _ => {
+                    let end = (i + 2).min(expr.len());
+                    out.push(Event::Unknown(expr.get(i..end).unwrap_or("$").to_string()));
+                    i = end;
+                }
+            },
+            b'`' => {
+                out.push(Event::Unknown("`".to_string()));
+                i += 1 + expr[i + 1..].find('`').map_or(expr.len() - i - 1, |n| n + 1);
+            }
+            b'&' | b'|' if bytes.get(i + 1) == Some(&byte) => {
+                *conditional = true;
+                i += 2;
+            }
+            b'?' => {
+                *conditional = true;
+                i += 1;
+            }
+            b if b.is_ascii_digit() => {
+                // A number, in any base (`16#ff`, `0x1F`).
+                i += bytes[i..]
+                    .iter()
+                    .position(|b| !(b.is_ascii_alphanumeric() || b"_#@".contains(b)))
+                    .unwrap_or(bytes.len() - i);
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                let end = name_end(i);
+                let name = expr[i..end].to_string();
+                let prefix = expr[..i].trim_end();
+                let incremented = prefix.ends_with("++") || prefix.ends_with("--");
+                let after = next_after(end);
+                if after.is_some_and(|at| bytes[at] == b'[') {
+                    // An element: its subscript is evaluated, and its value, not followed.
+                    let open = after.expect("checked");
+                    let close = open + closing(&expr[open..], b'[', b']');
+                    scan(&expr[open + 1..close.min(expr.len())], out, conditional);
+                    let assigned =
+                        next_after(close + 1).is_some_and(|at| bytes[at] == b'=' && bytes.get(at + 1) != Some(&b'='));
+                    if !assigned {
+                        out.push(Event::Unknown(format!("{name}[…]")));
+                    }
+                    i = close + 1;
+                    continue;
+                }
+                let assigns = after.is_some_and(|at| bytes[at] == b'=' && bytes.get(at + 1) != Some(&b'='));
+                if !assigns {
+                    out.push(Event::Reads(name.clone()));
+                }
+                let rest = after.map_or("", |at| &expr[at..]);
+                let updates = assigns
+                    || incremented
+                    || rest.starts_with("++")
+                    || rest.starts_with("--")
+                    || ["+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="]
+                        .iter()
+                        .any(|op| rest.starts_with(op));
+                if updates && !*conditional {
+                    out.push(Event::Sets(name));
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// What `${…}` (its text `inner`) in arithmetic does: `${NAME}` reads it,
+/// a length (`${#NAME}`, `${#a[@]}`) is a number, anything else is
+/// known only when it runs.
+fn braced(inner: &str, out: &mut Vec<Event>, conditional: &mut bool) {
+    if let Some(length) = inner.strip_prefix('#') {
+        match name_and_subscript(length) {
+            Some((name, "")) if length.len() > name.len() => {
+                let subscript = &length[name.len() + 1..length.len() - 1];
+                if subscript != "@" && subscript != "*" {
+                    scan(subscript, out, conditional);
+                }
+            }
+            Some((_, "")) => {}
+            _ if matches!(length, "" | "@" | "*") => {}
+            _ => out.push(Event::Unknown(format!("${{{inner}}}"))),
+        }
+        return;
+    }
+    match name_and_subscript(inner) {
+        Some((name, "")) if name.len() == inner.len() => out.push(Event::Reads(name.to_string())),
+        _ => out.push(Event::Unknown(format!("${{{inner}}}"))),
+    }
+}
+
+/// The first part of `command`'s arithmetic that may run a command known
+/// only when it runs, said with the expression (`x (a value evaluated as
+/// arithmetic: x > 1)`).
+pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> Option<String> {
+    for expr in expressions(command, variables) {
+        let mut set = Vec::new();
+        for event in events(&expr) {
+            let problem = match event {
+                Event::Sets(name) => {
+                    set.push(name);
+                    continue;
+                }
+                Event::Reads(name) if set.contains(&name) || holds_number(&name, variables, env, 0) => continue,
+                Event::Reads(name) => name,
+                Event::Unknown(part) => part,
+            };
+            let expr = expr.trim();
+            return Some(format!("{problem} (a value evaluated as arithmetic: {expr})"));
+        }
+    }
+    None
+}
+
+/// The variables `command`'s arithmetic leaves holding numbers: those it
+/// assigns wherever it is evaluated whole (`((i = 0))`, `let i++`), and
+/// those with the integer attribute it assigns.
+pub(crate) fn numbers(command: &Command, variables: &Variables) -> Vec<String> {
+    let mut out: Vec<String> = expressions(command, variables)
+        .iter()
+        .flat_map(|expr| events(expr))
+        .filter_map(|event| match event {
+            Event::Sets(name) => Some(name),
+            _ => None,
+        })
+        .collect();
+    // A variable with the integer attribute, or assigned one arithmetic expansion (`n=$((n + 1))`).
+    let words = command.words.iter().skip_while(|word| KEYWORDS.contains(&word.text.as_str()));
+    let numbers = words.filter_map(|word| assigned(&word.text)).filter(|(name, rest)| {
+        let value = rest.split_once('=').map_or("", |(_, value)| value);
+        variables.integer(name) || is_expansion(value)
+    });
+    out.extend(numbers.map(|(name, _)| name.to_string()));
+    out
+}
+
+/// Whether `value` is one arithmetic expansion, `$((…))` or `$[…]`, whole.
+fn is_expansion(value: &str) -> bool {
+    let close = |open: u8, close: u8| closing(&value[1..], open, close) + 1 == value.len() - 1;
+    (value.starts_with("$((") && value.ends_with("))") && close(b'(', b')'))
+        || (value.starts_with("$[") && value.ends_with(']') && close(b'[', b']'))
+}
+
+/// Whether `name` is known to hold a number as arithmetic evaluates it:
+/// bash's own counters, a variable the line left holding a number, or one
+/// it set to a literal without `[`, `$` or a backtick whose own variables
+/// are so (`x=y; y=0`).
+fn holds_number(name: &str, variables: &Variables, env: &[u32], depth: usize) -> bool {
+    if NUMBERS.contains(&name) || variables.holds_number(name, env) {
+        return true;
+    }
+    match variables.value(name, env) {
+        Some(value) if depth < MAX_DEPTH && !value.contains(['[', '$', '`']) => {
+            events(value).into_iter().all(|event| match event {
+                Event::Reads(name) => holds_number(&name, variables, env, depth + 1),
+                Event::Sets(_) => true,
+                Event::Unknown(_) => false,
+            })
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_in_order() {
+        let reads = |name: &str| Event::Reads(name.to_string());
+        let sets = |name: &str| Event::Sets(name.to_string());
+        assert_eq!(events("i=0;i<n;i++"), [sets("i"), reads("i"), reads("n"), reads("i"), sets("i")]);
+        assert_eq!(events("16#ff + 0x1F + $x + ${y} + ${#z[@]}"), [reads("x"), reads("y")]);
+        assert_eq!(events("a[$i] = 1"), [reads("i")]);
+        // After `?`, `&&` or `||` an assignment may not happen.
+        assert_eq!(events("c ? x = 1 : 0"), [reads("c")]);
+        assert_eq!(events("$(cat f) + $1"), [Event::Unknown("$(".into()), Event::Unknown("$1".into())]);
+        assert_eq!(events("b[i]"), [reads("i"), Event::Unknown("b[…]".into())]);
+        assert_eq!(events("${x:-1}"), [Event::Unknown("${x:-1}".into())]);
+    }
+
+    #[test]
+    fn random_input_never_panics() {
+        let alphabet: Vec<char> = "ab_1 $[](){}`#=+-?&|:@*'\"é".chars().collect();
+        let mut rng = crate::test_rng::Rng::new(7);
+        for _ in 0..5000 {
+            let len = rng.below(24);
+            let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+            let _ = events(&text);
+            let _ = in_word(&Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() });
+            let _ = subscript(&text);
+        }
+    }
+
+    #[test]
+    fn one_arithmetic_expansion_whole() {
+        assert!(is_expansion("$((n + 1))") && is_expansion("$[n]") && is_expansion("$(( (1) + (2) ))"));
+        assert!(!is_expansion("$((1))$((2))") && !is_expansion("$(cat f)") && !is_expansion("x$((1))"));
+        assert!(!is_expansion(""));
+    }
+
+    #[test]
+    fn subscripts_and_offsets_in_words() {
+        let word = |text: &str| Word { span: 0..text.len(), text: text.to_string(), quoted: Vec::new() };
+        assert_eq!(in_word(&word("${a[x]}/${#b[y+1]}${c[@]}${s:o:n}$[z]${d:-e}")), ["x", "y+1", "o", "n", "z"]);
+        assert_eq!(subscript("a[$(rm x)]"), Some("$(rm x)"));
+        assert_eq!(subscript("a[i]=1"), Some("i"));
+        assert_eq!(subscript("a"), None);
+    }
+}
