@@ -926,3 +926,26 @@ fn javascript_objects_given_a_modules_members_call_them() {
     assert_eq!(callers(&graph, "app.handle", None), ["lib/express.js:6 createApplication [likely]"]);
     assert_eq!(callers(&graph, "app.init", None), ["lib/express.js:9 createApplication [likely]"]);
 }
+
+/// A function assigned to several members at once (express's `res.contentType = res.type =
+/// function contentType(type)`) is one function under each name: asked about by any of them, its
+/// callers are the calls through all of them, and a walk goes on from a caller under any name.
+#[test]
+fn javascript_functions_assigned_to_several_members_are_one_under_each_name() {
+    let graph = project(&[(
+        "lib/response.js",
+        "var res = Object.create(null);\nmodule.exports = res;\n\nres.send = function send(body) {\n  \
+         this.type('html');\n  return this;\n};\n\nres.json = function json(obj) {\n  this.contentType('json');\n  \
+         return this.send(obj);\n};\n\nres.contentType =\nres.type = function contentType(type) {\n  \
+         return this.set('Content-Type', type);\n};\n\nres.set =\nres.header = function header(field, val) {\n  \
+         return this;\n};\n",
+    )]);
+    let sites = ["lib/response.js:5 res::send [exact]", "lib/response.js:10 res::json [exact]"];
+    for symbol in ["contentType", "type", "res.type", "res::contentType"] {
+        assert_eq!(callers(&graph, symbol, None), sites, "{symbol}");
+    }
+    let Lookup::Found(header) = graph.lookup("res.header", None) else { panic!("res.header") };
+    let walk = graph.callers(&header, 2, 100, Interrupt::NEVER).unwrap();
+    let reached: Vec<String> = walk.edges.iter().map(|e| format!("{} {}:{}", e.depth, e.file, e.line)).collect();
+    assert_eq!(reached, ["1 lib/response.js:16", "2 lib/response.js:5", "2 lib/response.js:10"]);
+}
