@@ -177,8 +177,24 @@ impl Graph {
         }
     }
 
+    /// The definitions that are one symbol with `id`, besides itself, which a walk goes on from:
+    /// a constructor's class, whose constructions (`new Circle(2)`) are its callers as `super(…)`
+    /// is the base constructor's, and the aliases of a function assigned to several members.
+    fn same_symbol(&self, id: &DefId) -> Vec<DefId> {
+        let Some(def) = self.def(id) else { return Vec::new() };
+        let classes = match (def.kind.as_str(), def.container.as_deref()) {
+            ("ctor", Some(class)) => self
+                .defs_named(class)
+                .filter(|other| other.file == id.file && self.def(other).is_some_and(Def::is_type))
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        };
+        [classes, self.aliases_of(id)].concat()
+    }
+
     /// The other definitions of a function assigned to several members at once (see
-    /// [`Def::aliases`]): one symbol with it, which a walk goes on from.
+    /// [`Def::aliases`]).
     fn aliases_of(&self, id: &DefId) -> Vec<DefId> {
         let (Some(def), Some(entry)) = (self.def(id), self.file(&id.file)) else { return Vec::new() };
         let alias = |other: &Def| def.aliases.contains(&other.name) && other.start_line == def.start_line;
@@ -417,7 +433,7 @@ impl Graph {
                 interrupt.check()?;
                 for (edge, follow) in expand(def, level, &mut walk)? {
                     edges.push(edge);
-                    let follow = follow.map(|f| [self.aliases_of(&f), vec![f]].concat()).unwrap_or_default();
+                    let follow = follow.map(|f| [self.same_symbol(&f), vec![f]].concat()).unwrap_or_default();
                     next.extend(follow.into_iter().filter(|f| !seen.contains(f)));
                 }
             }

@@ -949,3 +949,39 @@ fn javascript_functions_assigned_to_several_members_are_one_under_each_name() {
     let reached: Vec<String> = walk.edges.iter().map(|e| format!("{} {}:{}", e.depth, e.file, e.line)).collect();
     assert_eq!(reached, ["1 lib/response.js:16", "2 lib/response.js:5", "2 lib/response.js:10"]);
 }
+
+/// A constructor that calls its base's through `super(…)` is one symbol with its class: the next
+/// level of callers is the class's constructions (`new Circle(2)`, Java's `new User()`), as
+/// impact's walk needs to reach the code that builds a subclass.
+#[test]
+fn callers_go_on_from_a_constructor_to_its_classs_constructions() {
+    let graph = project(&[
+        (
+            "src/shape.ts",
+            "export abstract class Base {\n  constructor(protected readonly label: string) {}\n}\n\
+             export class Circle extends Base {\n  constructor(private r: number) { super(\"circle\"); }\n}\n",
+        ),
+        (
+            "src/main.ts",
+            "import { Circle } from \"./shape\";\nexport function run(): number {\n  const c = new Circle(2);\n  \
+             return 1;\n}\n",
+        ),
+        ("Base.java", "package com.ex.pkg;\n\npublic class Base {\n    public Base(int k) {}\n}\n"),
+        ("User.java", "package com.ex.pkg;\n\npublic class User extends Base {\n    public User() { super(3); }\n}\n"),
+        (
+            "UserTest.java",
+            "package com.ex.pkg;\n\npublic class UserTest {\n    public void testUse() { new User(); }\n}\n",
+        ),
+    ]);
+    let two_levels = |symbol: &str, file: &str| {
+        let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol}") };
+        let walk = graph.callers(&targets, 2, 100, Interrupt::NEVER).unwrap();
+        let edges = walk.edges.iter().map(|e| {
+            let caller = e.caller.as_ref().map_or("<top>", |c| c.name.as_str());
+            format!("{} {}:{} {caller}", e.depth, e.file, e.line)
+        });
+        edges.collect::<Vec<_>>()
+    };
+    assert_eq!(two_levels("Base", "src/shape.ts"), ["1 src/shape.ts:5 Circle::constructor", "2 src/main.ts:3 run"]);
+    assert_eq!(two_levels("Base", "Base.java"), ["1 User.java:4 User::User", "2 UserTest.java:4 UserTest::testUse"]);
+}
