@@ -985,3 +985,18 @@ fn callers_go_on_from_a_constructor_to_its_classs_constructions() {
     assert_eq!(two_levels("Base", "src/shape.ts"), ["1 src/shape.ts:5 Circle::constructor", "2 src/main.ts:3 run"]);
     assert_eq!(two_levels("Base", "Base.java"), ["1 User.java:4 User::User", "2 UserTest.java:4 UserTest::testUse"]);
 }
+
+/// A closure's parameter over the elements of a generic `T: Shape` collection
+/// (`items.iter().map(|s| s.area())` with `items: &[T]`) is a `T`, bounded by `Shape`, as a
+/// parameter written `s: &T` is: its call is of `Shape`'s `area`.
+#[test]
+fn rust_closure_parameters_over_a_generic_collection_are_of_its_bounds() {
+    let graph = project(&[(
+        "src/lib.rs",
+        "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Circle { pub r: f64 }\n\n\
+         impl Shape for Circle {\n    fn area(&self) -> f64 { self.r }\n}\n\n\
+         pub fn total<T: Shape>(items: &[T]) -> f64 {\n    items.iter().map(|s| s.area()).sum()\n}\n\n\
+         pub fn first<T>(items: Vec<T>) -> f64 where T: Shape {\n    items.into_iter().map(|s| s.area()).sum()\n}\n",
+    )]);
+    assert_eq!(callers(&graph, "Shape::area", None), ["src/lib.rs:12 total [exact]", "src/lib.rs:16 first [exact]"]);
+}
