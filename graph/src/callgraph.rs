@@ -141,6 +141,11 @@ impl Graph {
                 .collect();
             found.extend(classes);
         }
+        // Every alias of a JavaScript function assigned to several members (see `aliases_of`).
+        let aliases: Vec<DefId> = found.iter().flat_map(|id| self.aliases_of(id)).collect();
+        found.extend(aliases);
+        found.sort();
+        found.dedup();
         // A declaration asked about is the definition it declares (see `crate::declarations`).
         let found = self.settle(found);
         let one_scope = |ids: &[DefId]| {
@@ -170,6 +175,33 @@ impl Graph {
             _ if one_scope(&found) => Lookup::Found([found, ctors].concat()),
             _ => Lookup::Ambiguous(found),
         }
+    }
+
+    /// The definitions that are one symbol with `id`, besides itself, which a walk goes on from:
+    /// a constructor's class, whose constructions (`new Circle(2)`) are its callers as `super(…)`
+    /// is the base constructor's, and the aliases of a function assigned to several members.
+    fn same_symbol(&self, id: &DefId) -> Vec<DefId> {
+        let Some(def) = self.def(id) else { return Vec::new() };
+        let classes = match (def.kind.as_str(), def.container.as_deref()) {
+            ("ctor", Some(class)) => self
+                .defs_named(class)
+                .filter(|other| other.file == id.file && self.def(other).is_some_and(Def::is_type))
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        };
+        [classes, self.aliases_of(id)].concat()
+    }
+
+    /// The other definitions of a function assigned to several members at once (see
+    /// [`Def::aliases`]).
+    fn aliases_of(&self, id: &DefId) -> Vec<DefId> {
+        let (Some(def), Some(entry)) = (self.def(id), self.file(&id.file)) else { return Vec::new() };
+        let alias = |other: &Def| def.aliases.contains(&other.name) && other.start_line == def.start_line;
+        (0..entry.facts.defs.len() as u32)
+            .filter(|&index| index != id.index && alias(&entry.facts.defs[index as usize]))
+            .map(|index| DefId { file: id.file.clone(), index })
+            .collect()
     }
 
     /// Up to five defined names nearest to `name` (edit distance, then names containing it).
@@ -401,9 +433,8 @@ impl Graph {
                 interrupt.check()?;
                 for (edge, follow) in expand(def, level, &mut walk)? {
                     edges.push(edge);
-                    if let Some(follow) = follow.filter(|f| !seen.contains(f)) {
-                        next.insert(follow);
-                    }
+                    let follow = follow.map(|f| [self.same_symbol(&f), vec![f]].concat()).unwrap_or_default();
+                    next.extend(follow.into_iter().filter(|f| !seen.contains(f)));
                 }
             }
             if self.take(&mut walk, edges, limit) {

@@ -65,6 +65,11 @@ pub struct Def {
     /// or a `T: Shape`) may run this method.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub implements: Option<String>,
+    /// The other members a JavaScript function is assigned to with this one (`type` of
+    /// `res.contentType = res.type = function`), each a definition of its own over the same
+    /// lines: one function, which a call through any of them runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
 }
 
 impl Def {
@@ -299,38 +304,53 @@ fn flatten(
                 }
                 _ => (item.name.as_str(), container.map(str::to_string)),
             };
-            let (name, container, kind) = match crate::commonjs::export_name(language, name, container.as_deref()) {
-                Some(exported) => (exported, None, if kind == Kind::Method { Kind::Function } else { kind }),
-                None => match crate::js_assigned::member(language, name)
-                    .filter(|_| container.is_none() && matches!(kind, Kind::Function | Kind::Method))
-                {
-                    Some((member, owner)) => (member, Some(owner.to_string()), Kind::Method),
-                    None => (name, container, kind),
-                },
+            let assigned = match container.is_none() && matches!(kind, Kind::Function | Kind::Method) {
+                true => crate::js_assigned::members(language, name),
+                false => Vec::new(),
             };
-            out.push(Def {
-                name: name.to_string(),
-                kind: kind.label().to_string(),
-                container,
-                line: item.head_line,
-                start_line: item.start_line,
-                end_line: item.end_line,
-                receiver_var,
-                returns: function.then(|| crate::bindings::return_type(language, head_text)).flatten(),
-                returns_collection: function.then(|| crate::bindings::return_collection(language, head_text)).flatten(),
-                property: item.kind == Kind::Method && crate::bindings::is_property(head_text, name),
-                typed_member: as_method.is_some(),
-                bases: Vec::new(),
-                // Looked up for calls of a named function only (not of a method).
-                callback_params: match kind {
-                    Kind::Function => crate::bindings::callback_params(language, head_text),
-                    _ => Vec::new(),
-                },
-                non_virtual: language == Language::Java && kind == Kind::Method && java_non_virtual(head_text, name),
-                is_static: language == Language::Java && java_static(kind, head_text, name),
-                scope: None,
-                implements: implements.filter(|_| function).map(str::to_string),
-            });
+            // Each alias of a function assigned to several members is a definition of its own
+            // over the same lines, so a call through any of them reaches it (see
+            // `Graph::same_symbol`, which makes them one symbol again).
+            let named: Vec<(&str, Option<String>, Kind)> =
+                match crate::commonjs::export_name(language, name, container.as_deref()) {
+                    Some(exported) => vec![(exported, None, if kind == Kind::Method { Kind::Function } else { kind })],
+                    None if !assigned.is_empty() => assigned
+                        .into_iter()
+                        .map(|(member, owner)| (member, Some(owner.to_string()), Kind::Method))
+                        .collect(),
+                    None => vec![(name, container, kind)],
+                };
+            let names: Vec<&str> = named.iter().map(|(name, _, _)| *name).collect();
+            for (name, container, kind) in named.iter().cloned() {
+                out.push(Def {
+                    aliases: names.iter().filter(|other| **other != name).map(|other| other.to_string()).collect(),
+                    name: name.to_string(),
+                    kind: kind.label().to_string(),
+                    container,
+                    line: item.head_line,
+                    start_line: item.start_line,
+                    end_line: item.end_line,
+                    receiver_var: receiver_var.clone(),
+                    returns: function.then(|| crate::bindings::return_type(language, head_text)).flatten(),
+                    returns_collection: function
+                        .then(|| crate::bindings::return_collection(language, head_text))
+                        .flatten(),
+                    property: item.kind == Kind::Method && crate::bindings::is_property(head_text, name),
+                    typed_member: as_method.is_some(),
+                    bases: Vec::new(),
+                    // Looked up for calls of a named function only (not of a method).
+                    callback_params: match kind {
+                        Kind::Function => crate::bindings::callback_params(language, head_text),
+                        _ => Vec::new(),
+                    },
+                    non_virtual: language == Language::Java
+                        && kind == Kind::Method
+                        && java_non_virtual(head_text, name),
+                    is_static: language == Language::Java && java_static(kind, head_text, name),
+                    scope: None,
+                    implements: implements.filter(|_| function).map(str::to_string),
+                });
+            }
         }
         let inner = match item.kind {
             Kind::Impl => Some(item.owner_name().to_string()),

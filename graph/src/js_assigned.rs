@@ -8,17 +8,27 @@
 
 use lean_ctx_outline::Language;
 
-/// (member, owner) for a top-level definition the outline names `owner.member` or
-/// `Owner.prototype.member` (the first of `res.contentType = res.type`, an alias assigned with
-/// it); the owner is the last part of a dotted object (`fn` of `jQuery.fn.init`), as a receiver
-/// `jQuery.fn` names the type `fn`. `None` for any other name, and for a CommonJS export, which is
-/// the module's own function (see [`crate::commonjs::export_name`]).
-pub(crate) fn member(language: Language, name: &str) -> Option<(&str, &str)> {
+/// (member, owner) for each name of a top-level definition the outline names `owner.member` or
+/// `Owner.prototype.member`, and for each alias assigned with it (`res.contentType = res.type =
+/// function`: `contentType` and `type` of `res`, one function called through either); the owner
+/// is the last part of a dotted object (`fn` of `jQuery.fn.init`), as a receiver `jQuery.fn`
+/// names the type `fn`. Empty for any other name (an alias chain whose first name is not a
+/// member's), and for a CommonJS export, which is the module's own function (see
+/// [`crate::commonjs::export_name`]).
+pub(crate) fn members(language: Language, name: &str) -> Vec<(&str, &str)> {
     if !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
-        return None;
+        return Vec::new();
     }
-    let first = name.split(" = ").next().unwrap_or(name);
-    let (object, member) = first.rsplit_once('.')?;
+    let mut names = name.split(" = ").map(member).peekable();
+    match names.peek() {
+        Some(Some(_)) => names.flatten().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// (member, owner) for one assigned name, `app.handle` or `Layer.prototype.handle_request`.
+fn member(name: &str) -> Option<(&str, &str)> {
+    let (object, member) = name.trim().rsplit_once('.')?;
     let object = object.strip_suffix(".prototype").unwrap_or(object);
     let owner = object.rsplit('.').next().unwrap_or(object);
     let simple = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
@@ -32,12 +42,13 @@ mod tests {
     #[test]
     fn owner_and_member_of_assigned_names() {
         let js = Language::JavaScript;
-        assert_eq!(member(js, "app.handle"), Some(("handle", "app")));
-        assert_eq!(member(js, "Layer.prototype.handle_request"), Some(("handle_request", "Layer")));
-        assert_eq!(member(js, "res.contentType = res.type"), Some(("contentType", "res")));
-        assert_eq!(member(js, "jQuery.fn.init"), Some(("init", "fn")));
-        assert_eq!(member(js, "handle"), None);
-        assert_eq!(member(js, "a[0].b"), None);
-        assert_eq!(member(Language::Go, "Server.Start"), None);
+        assert_eq!(members(js, "app.handle"), [("handle", "app")]);
+        assert_eq!(members(js, "Layer.prototype.handle_request"), [("handle_request", "Layer")]);
+        assert_eq!(members(js, "res.contentType = res.type"), [("contentType", "res"), ("type", "res")]);
+        assert_eq!(members(js, "jQuery.fn.init"), [("init", "fn")]);
+        assert!(members(js, "handle").is_empty());
+        assert!(members(js, "a[0].b").is_empty());
+        assert!(members(js, "handle = res.send").is_empty());
+        assert!(members(Language::Go, "Server.Start").is_empty());
     }
 }

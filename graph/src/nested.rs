@@ -133,6 +133,7 @@ fn declared(language: Language, node: Node, source: &str, scope: (u32, u32)) -> 
         is_static: false,
         scope: Some(scope),
         implements: None,
+        aliases: Vec::new(),
     })
 }
 

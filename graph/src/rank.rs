@@ -162,6 +162,12 @@ impl Graph {
             }
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        // A function assigned to several members (`res.contentType = res.type = function`) is
+        // one definition: listed once, under its highest-ranked name.
+        let mut aliased: BTreeSet<(usize, u32)> = BTreeSet::new();
+        scored.retain(|(_, place, line, index)| {
+            files[*place].1.facts.defs[*index].aliases.is_empty() || aliased.insert((*place, *line))
+        });
         ranking.defs = scored
             .into_iter()
             .map(|(score, place, _, index)| Ranked {
@@ -554,5 +560,16 @@ mod tests {
             assert_eq!(one.defs, two.defs);
             assert_eq!(one.defs, forward.rank(&personal, Interrupt::NEVER).unwrap().defs);
         }
+    }
+
+    /// `res.contentType = res.type = function` is one function: the map lists it once, under the
+    /// name its callers use most.
+    #[test]
+    fn a_function_assigned_to_several_members_is_ranked_once() {
+        let response = "var res = {};\n\nres.send = function send() {\n  this.type('html');\n  this.type('json');\n};\n\n\
+                        res.contentType =\nres.type = function contentType(type) {\n  return type;\n};\n";
+        let graph = graph_in(Language::JavaScript, &[("response.js", response)]);
+        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        assert_eq!(names(&graph, &ranking), ["type", "send"]);
     }
 }

@@ -561,7 +561,11 @@ impl Graph {
         budget: u8,
     ) -> Option<Known> {
         match bound {
-            Bound::Type(_, collection) => self.named_type(file, facts, &pick_all(collection?, picks)?, None),
+            Bound::Type(_, collection) => {
+                let part = pick_all(collection?, picks)?;
+                // An element of a Rust type parameter (`items: &[T]`) has its bounds, as `t: &T`.
+                self.named_type(file, facts, &part, None).or_else(|| self.type_parameter(file, facts, at, &part))
+            }
             Bound::Value(value) => self.part_of(file, facts, at, value, picks, budget - 1),
             Bound::Each(iterable) => {
                 self.part_of(file, facts, at, iterable, &[&[Pick::Each], picks].concat(), budget - 1)

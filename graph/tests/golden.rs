@@ -926,3 +926,77 @@ fn javascript_objects_given_a_modules_members_call_them() {
     assert_eq!(callers(&graph, "app.handle", None), ["lib/express.js:6 createApplication [likely]"]);
     assert_eq!(callers(&graph, "app.init", None), ["lib/express.js:9 createApplication [likely]"]);
 }
+
+/// A function assigned to several members at once (express's `res.contentType = res.type =
+/// function contentType(type)`) is one function under each name: asked about by any of them, its
+/// callers are the calls through all of them, and a walk goes on from a caller under any name.
+#[test]
+fn javascript_functions_assigned_to_several_members_are_one_under_each_name() {
+    let graph = project(&[(
+        "lib/response.js",
+        "var res = Object.create(null);\nmodule.exports = res;\n\nres.send = function send(body) {\n  \
+         this.type('html');\n  return this;\n};\n\nres.json = function json(obj) {\n  this.contentType('json');\n  \
+         return this.send(obj);\n};\n\nres.contentType =\nres.type = function contentType(type) {\n  \
+         return this.set('Content-Type', type);\n};\n\nres.set =\nres.header = function header(field, val) {\n  \
+         return this;\n};\n",
+    )]);
+    let sites = ["lib/response.js:5 res::send [exact]", "lib/response.js:10 res::json [exact]"];
+    for symbol in ["contentType", "type", "res.type", "res::contentType"] {
+        assert_eq!(callers(&graph, symbol, None), sites, "{symbol}");
+    }
+    let Lookup::Found(header) = graph.lookup("res.header", None) else { panic!("res.header") };
+    let walk = graph.callers(&header, 2, 100, Interrupt::NEVER).unwrap();
+    let reached: Vec<String> = walk.edges.iter().map(|e| format!("{} {}:{}", e.depth, e.file, e.line)).collect();
+    assert_eq!(reached, ["1 lib/response.js:16", "2 lib/response.js:5", "2 lib/response.js:10"]);
+}
+
+/// A constructor that calls its base's through `super(…)` is one symbol with its class: the next
+/// level of callers is the class's constructions (`new Circle(2)`, Java's `new User()`), as
+/// impact's walk needs to reach the code that builds a subclass.
+#[test]
+fn callers_go_on_from_a_constructor_to_its_classs_constructions() {
+    let graph = project(&[
+        (
+            "src/shape.ts",
+            "export abstract class Base {\n  constructor(protected readonly label: string) {}\n}\n\
+             export class Circle extends Base {\n  constructor(private r: number) { super(\"circle\"); }\n}\n",
+        ),
+        (
+            "src/main.ts",
+            "import { Circle } from \"./shape\";\nexport function run(): number {\n  const c = new Circle(2);\n  \
+             return 1;\n}\n",
+        ),
+        ("Base.java", "package com.ex.pkg;\n\npublic class Base {\n    public Base(int k) {}\n}\n"),
+        ("User.java", "package com.ex.pkg;\n\npublic class User extends Base {\n    public User() { super(3); }\n}\n"),
+        (
+            "UserTest.java",
+            "package com.ex.pkg;\n\npublic class UserTest {\n    public void testUse() { new User(); }\n}\n",
+        ),
+    ]);
+    let two_levels = |symbol: &str, file: &str| {
+        let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol}") };
+        let walk = graph.callers(&targets, 2, 100, Interrupt::NEVER).unwrap();
+        let edges = walk.edges.iter().map(|e| {
+            let caller = e.caller.as_ref().map_or("<top>", |c| c.name.as_str());
+            format!("{} {}:{} {caller}", e.depth, e.file, e.line)
+        });
+        edges.collect::<Vec<_>>()
+    };
+    assert_eq!(two_levels("Base", "src/shape.ts"), ["1 src/shape.ts:5 Circle::constructor", "2 src/main.ts:3 run"]);
+    assert_eq!(two_levels("Base", "Base.java"), ["1 User.java:4 User::User", "2 UserTest.java:4 UserTest::testUse"]);
+}
+
+/// A closure's parameter over the elements of a generic `T: Shape` collection
+/// (`items.iter().map(|s| s.area())` with `items: &[T]`) is a `T`, bounded by `Shape`, as a
+/// parameter written `s: &T` is: its call is of `Shape`'s `area`.
+#[test]
+fn rust_closure_parameters_over_a_generic_collection_are_of_its_bounds() {
+    let graph = project(&[(
+        "src/lib.rs",
+        "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Circle { pub r: f64 }\n\n\
+         impl Shape for Circle {\n    fn area(&self) -> f64 { self.r }\n}\n\n\
+         pub fn total<T: Shape>(items: &[T]) -> f64 {\n    items.iter().map(|s| s.area()).sum()\n}\n\n\
+         pub fn first<T>(items: Vec<T>) -> f64 where T: Shape {\n    items.into_iter().map(|s| s.area()).sum()\n}\n",
+    )]);
+    assert_eq!(callers(&graph, "Shape::area", None), ["src/lib.rs:12 total [exact]", "src/lib.rs:16 first [exact]"]);
+}
