@@ -515,11 +515,13 @@ fn pruned(
     let mut kept = Vec::new();
     for item in items {
         let children = pruned(&item.children, wanted, found);
-        let hit = wanted.contains(&(item.name.as_str(), item.head_line));
-        if hit {
-            found.insert((item.name.clone(), item.head_line));
+        // The graph names `res.send = function` by its member, `send`, as a method of `res`.
+        let member = item.name.rsplit('.').next().unwrap_or(&item.name);
+        let hit = [item.name.as_str(), member].into_iter().find(|name| wanted.contains(&(*name, item.head_line)));
+        if let Some(name) = hit {
+            found.insert((name.to_string(), item.head_line));
         }
-        if hit || !children.is_empty() {
+        if hit.is_some() || !children.is_empty() {
             kept.push(Definition {
                 kind: item.kind,
                 name: item.name.clone(),
@@ -545,6 +547,20 @@ fn read_outline(root: &Path, file: &str) -> Option<Outline> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A JavaScript function assigned to a member is shown by its outline line, not the graph's
+    /// `LINE method name` (QA: express's map listed `112 method send` beside outline lines).
+    #[test]
+    fn a_function_assigned_to_a_member_is_shown_by_its_outline_line() {
+        let source = "var res = module.exports = {};\n\nres.send = function send(body) {\n  return body;\n};\n";
+        let outline = outline(Language::JavaScript, source);
+        let wanted = BTreeSet::from([("send", 3)]);
+        let mut found = BTreeSet::new();
+        let items = pruned(&outline.items, &wanted, &mut found);
+        assert_eq!(found, BTreeSet::from([("send".to_string(), 3)]));
+        let shown = render_signatures(&Outline { items, ..outline });
+        assert!(shown.contains("res.send = function send(body)"), "{shown}");
+    }
 
     #[test]
     fn a_budget_outside_its_range_is_refused_naming_the_range() {
