@@ -515,9 +515,11 @@ fn pruned(
     let mut kept = Vec::new();
     for item in items {
         let children = pruned(&item.children, wanted, found);
-        // The graph names `res.send = function` by its member, `send`, as a method of `res`.
-        let member = item.name.rsplit('.').next().unwrap_or(&item.name);
-        let hit = [item.name.as_str(), member].into_iter().find(|name| wanted.contains(&(*name, item.head_line)));
+        // The graph names `res.send = function` by its member, `send`, as a method of `res`, and
+        // each target of `res.set = res.header = function` so.
+        let members = item.name.split(" = ").map(|target| target.rsplit('.').next().unwrap_or(target));
+        let hit =
+            std::iter::once(item.name.as_str()).chain(members).find(|name| wanted.contains(&(*name, item.head_line)));
         if let Some(name) = hit {
             found.insert((name.to_string(), item.head_line));
         }
@@ -552,14 +554,16 @@ mod tests {
     /// `LINE method name` (QA: express's map listed `112 method send` beside outline lines).
     #[test]
     fn a_function_assigned_to_a_member_is_shown_by_its_outline_line() {
-        let source = "var res = module.exports = {};\n\nres.send = function send(body) {\n  return body;\n};\n";
+        let source = "var res = module.exports = {};\n\nres.send = function send(body) {\n  return body;\n};\n\n\
+                      res.set =\nres.header = function header(field) {\n  return field;\n};\n";
         let outline = outline(Language::JavaScript, source);
-        let wanted = BTreeSet::from([("send", 3)]);
+        let wanted = BTreeSet::from([("send", 3), ("header", 7)]);
         let mut found = BTreeSet::new();
         let items = pruned(&outline.items, &wanted, &mut found);
-        assert_eq!(found, BTreeSet::from([("send".to_string(), 3)]));
+        assert_eq!(found, BTreeSet::from([("header".to_string(), 7), ("send".to_string(), 3)]));
         let shown = render_signatures(&Outline { items, ..outline });
         assert!(shown.contains("res.send = function send(body)"), "{shown}");
+        assert!(shown.contains("res.set = res.header = function header(field)"), "{shown}");
     }
 
     #[test]
