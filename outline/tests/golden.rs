@@ -1161,7 +1161,8 @@ fn cpp_header_named_h() {
 /// callback's type whole, named or not (`int (*xAuth)(…)`, `void(…)(…)` said nothing of what a
 /// caller must pass); a return type in capitals on its own line
 /// and an enum's last enumerator stay as they were; macro calls over a type and a calling
-/// convention in a function pointer do not take its name.
+/// convention in a function pointer do not take its name, nor does a macro around the name
+/// (bzip2's `BZ_API(BZ2_bzCompressInit) (…)`).
 #[test]
 fn c_declarations_with_macro_words() {
     let views = check(
@@ -1179,6 +1180,8 @@ fn c_declarations_with_macro_words() {
             "sqlite3_bind_text64",
             "CloseHandle",
             "LEVEL_HIGH",
+            "BZ2_bzCompressInit",
+            "BZ2_bzReadOpen",
         ],
     );
     views.signature_lines_contain(&[
@@ -1201,10 +1204,14 @@ fn c_declarations_with_macro_words() {
         "48-49 BOOL CloseHandle(HANDLE handle)",
         "59-61 typedef struct rsa_oaep_params_st RSA_OAEP_PARAMS { int hash }",
         "63-64 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
+        // bzip2's name in a macro (`BZ_API(func)`) is the function's name, not `BZ_API`.
+        "70-75 BZ_EXTERN int BZ_API(BZ2_bzCompressInit) (bz_stream* strm, int blockSize100k, int verbosity, int \
+         workFactor)",
     ]);
     let window = views.signatures.lines().find(|line| line.contains("sqlite3_create_window_function"));
     assert!(window.is_some_and(|line| line.ends_with("void(*xDestroy)(void*))")), "{window:?}");
     views.hides(&["ZEXPORT", "int", "SQLITE_API"]);
+    assert!(!views.map.contains("fn BZ_API"), "{}", views.map);
     views.complete();
 }
 
