@@ -2229,7 +2229,7 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     let kotlin = check_text("CartRepository.kt", TextFormat::Code(KeywordFamily::General));
     assert!(kotlin.starts_with("[outline by keywords"), "{kotlin}");
     for line in [
-        "7-39 class CartRepository",
+        "7-39 class CartRepository(",
         " 15-19 suspend fun load(id: CartId): Result<Cart>",
         " 29-31 fun clear(id: CartId)",
         " 35-38 companion object",
@@ -2248,6 +2248,41 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     let names: Vec<&str> = shell.lines().skip(1).collect();
     // Two functions alike but for the name share a line, as everywhere.
     assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
+}
+
+/// A head whose parameters go on over the next lines is shown with all of them, in every
+/// language read by keywords, as Dart's always was (`fun findCart(` alone said nothing of them,
+/// `suspend fun save(cart: Cart` cut the list without a mark).
+#[test]
+fn keyword_heads_show_parameters_continued_on_next_lines() {
+    let general = TextFormat::Code(KeywordFamily::General);
+    let kotlin = check_text("CartRepository.kt", general);
+    shows_lines(
+        &kotlin,
+        &[
+            "7-39 class CartRepository(private val api: CartApi, private val cache: CartCache,)",
+            " 57-62 fun findCart(id: CartId, includeDeleted: Boolean = false): Cart?",
+            " 63-64 suspend fun save(cart: Cart, force: Boolean): Unit",
+        ],
+    );
+    let php = check_text("OrderRepository.php", general);
+    shows_lines(
+        &php,
+        &[
+            " 86-91 public function findOrder(int $id, bool $includeDeleted = false): ?Order",
+            " 92-93 public function save(Order $order, bool $force): void",
+        ],
+    );
+    let swift = check_text("HeaderView.swift", general);
+    shows_lines(&swift, &[" 37-42 func findHeader(id: Int, includeHidden: Bool = false) -> HeaderView?"]);
+    let scala = check_text("HeaderStore.scala", general);
+    shows_lines(
+        &scala,
+        &[
+            " 4-7 def findHeader(id: Long, includeHidden: Boolean = false): Option[Header]",
+            " 9-10 def save(header: Header, force: Boolean): Unit",
+        ],
+    );
 }
 
 /// Asserts that every one of `lines` starts a line of `view`.
