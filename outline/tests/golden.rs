@@ -691,6 +691,21 @@ fn javascript_an_alias_of_the_exports_exports_what_it_is_given() {
     ]);
 }
 
+/// CommonJS takes a member of a module (`require('safe-buffer').Buffer`) or what calling it
+/// returns (`require('depd')('express')`) as often as the module itself: each is an import, and
+/// the map's imports line names its module (express's response.js left out four of its twelve).
+#[test]
+fn javascript_a_member_or_call_of_a_required_module_is_an_import() {
+    let response = check("javascript/response.js", Language::JavaScript, &["res.status"]);
+    assert!(response.map.starts_with("imports 7-8: safe-buffer; http\n"), "{}", response.map);
+    let application = check("javascript/application.js", Language::JavaScript, &["app.init"]);
+    assert!(
+        application.map.starts_with("imports 7-10: ./utils; finalhandler; depd; cookie-signature\n"),
+        "{}",
+        application.map
+    );
+}
+
 /// An object of data given to `module.exports` (a settings module, a tool's `jest.config.js`) is
 /// the module's API, each key an exported name: listed as written, as data exported by
 /// assignment is (`exports.retries = 3`), nested values emptied when the line is long.
