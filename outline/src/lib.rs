@@ -29,6 +29,7 @@ mod text;
 mod unclosed;
 mod unparsed;
 
+pub use extract::PrivateDefinition;
 pub use keywords::{Family as KeywordFamily, keyword_outline};
 pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline, UnlistedKeys, qualifying_name};
@@ -55,10 +56,11 @@ pub fn outline_and_tree(language: Language, source: &str) -> (Outline, Option<Tr
 }
 
 /// The definitions `outline` leaves out as no part of the file's API (private fields, a Python
-/// module's private names, a C++ class's `private:` members), each name with its kind and the
-/// line that names it: definitions symbol search finds. `tree` is the parse `outline` was
+/// module's private names, a C++ class's `private:` members, a function's nested functions), each
+/// name with its kind, the line that names it and what it is declared in: definitions symbol
+/// search finds. `tree` is the parse `outline` was
 /// extracted from ([`outline_and_tree`]).
-pub fn private_fields(outline: &Outline, tree: &Tree, source: &str) -> Vec<(String, Kind, u32)> {
+pub fn private_fields(outline: &Outline, tree: &Tree, source: &str) -> Vec<PrivateDefinition> {
     extract::private_fields(outline, tree, source)
 }
 

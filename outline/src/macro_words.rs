@@ -10,6 +10,8 @@
 //! - a line of such words alone before a definition (`_GLIBCXX_NODISCARD _GLIBCXX20_CONSTEXPR`
 //!   over a method) or between definitions (`Q_OBJECT`, `_GLIBCXX_BEGIN_NAMESPACE_VERSION`);
 //! - a parameter list wrapped for pre-ANSI compilers, `deflate OF((z_streamp strm, int flush))`;
+//! - a function's name wrapped in a macro, `BZ_EXTERN int BZ_API(BZ2_bzCompress) (…)`, read as
+//!   a function `BZ_API`;
 //! - words after a parameter list (`_Vector_impl() _GLIBCXX_NOEXCEPT_IF(…) : base()`), and a
 //!   calling convention in a function pointer (`typedef BOOL (PASCAL *LPFN_ACCEPTEX)(…)`).
 //!
@@ -31,6 +33,7 @@ use crate::recover::{blank, closing};
 pub(crate) fn blank_macro_words(source: &str) -> Option<String> {
     let mut bytes = source.as_bytes().to_vec();
     let mut changed = parameter_wrappers(&mut bytes);
+    changed |= wrapped_names(&mut bytes);
     changed |= type_head_macros(&mut bytes);
     changed |= trailing_macros(&mut bytes);
     changed |= calling_conventions(&mut bytes);
@@ -206,6 +209,53 @@ fn parameter_wrappers(bytes: &mut [u8]) -> bool {
         at = end;
     }
     changed
+}
+
+/// `type MACRO(name) (params)`: bzip2 declares `BZ_EXTERN int BZ_API(BZ2_bzCompress) (…)`, its
+/// `BZ_API(func)` being `func`, `WINAPI func` or `(WINAPI * func)` by platform, and the grammar
+/// named every such function `BZ_API`. The macro, its `(` and its `)` blanked, leaving `name
+/// (params)`. Only after a type (a word or `*`) and before a parameter list, outside a `#define`.
+fn wrapped_names(bytes: &mut [u8]) -> bool {
+    let mut changed = false;
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = word_end(bytes, at);
+        if end == at {
+            at += 1;
+            continue;
+        }
+        if let Some((name, name_end, close)) = wrapped_name(bytes, at, end) {
+            blank(bytes, at..name);
+            blank(bytes, name_end..close + 1);
+            changed = true;
+        }
+        at = end;
+    }
+    changed
+}
+
+/// For the word `at..end`, a macro wrapping a declarator's name in [`wrapped_names`]: where the
+/// name starts and ends, and its `)`.
+fn wrapped_name(bytes: &[u8], at: usize, end: usize) -> Option<(usize, usize, usize)> {
+    let after_type =
+        bytes[..at].iter().rev().find(|b| !b.is_ascii_whitespace()).is_some_and(|&b| is_word_byte(b) || b == b'*');
+    if !after_type || (at > 0 && is_word_byte(bytes[at - 1])) || !is_macro_word(&bytes[at..end]) {
+        return None;
+    }
+    let open = skip_spaces(bytes, end);
+    if bytes.get(open) != Some(&b'(') {
+        return None;
+    }
+    let name = skip_spaces(bytes, open + 1);
+    let name_end = word_end(bytes, name);
+    let close = skip_spaces(bytes, name_end);
+    if name_end == name || bytes.get(close) != Some(&b')') {
+        return None;
+    }
+    let parameters = close + 1 + bytes[close + 1..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |newline| newline + 1);
+    let in_define = bytes[line_start..at].trim_ascii_start().starts_with(b"#");
+    (bytes.get(parameters) == Some(&b'(') && !in_define).then_some((name, name_end, close))
 }
 
 /// Macro words after a parameter list (`_Vector_impl() _GLIBCXX_NOEXCEPT_IF(…)`, `size() const
@@ -489,6 +539,22 @@ mod tests {
         // At the margin above a name and its parameters the line is the return type; an enum's
         // last enumerator is followed by its `}`.
         for source in ["BOOL\nCloseHandle(HANDLE h);\n", "enum level {\n  LOW,\n  HIGH\n};\n"] {
+            assert_eq!(blanked(source), source);
+        }
+    }
+
+    #[test]
+    fn a_macro_around_a_function_name_becomes_spaces() {
+        assert_eq!(
+            blanked("BZ_EXTERN int BZ_API(BZ2_bzCompress) ( \n      bz_stream* strm \n   );\n"),
+            "extern    int        BZ2_bzCompress  ( \n      bz_stream* strm \n   );\n"
+        );
+        assert_eq!(
+            blanked("BZ_EXTERN BZFILE* BZ_API(BZ2_bzopen) (const char *path);\n"),
+            "extern    BZFILE*        BZ2_bzopen  (const char *path);\n"
+        );
+        // Its definition, a call in an expression, and a use without parameters are left.
+        for source in ["#   define BZ_API(func) (WINAPI * func)\n", "x = MAX(a) (b);\n", "int BZ_API(f);\n"] {
             assert_eq!(blanked(source), source);
         }
     }

@@ -691,6 +691,21 @@ fn javascript_an_alias_of_the_exports_exports_what_it_is_given() {
     ]);
 }
 
+/// CommonJS takes a member of a module (`require('safe-buffer').Buffer`) or what calling it
+/// returns (`require('depd')('express')`) as often as the module itself: each is an import, and
+/// the map's imports line names its module (express's response.js left out four of its twelve).
+#[test]
+fn javascript_a_member_or_call_of_a_required_module_is_an_import() {
+    let response = check("javascript/response.js", Language::JavaScript, &["res.status"]);
+    assert!(response.map.starts_with("imports 7-8: safe-buffer; http\n"), "{}", response.map);
+    let application = check("javascript/application.js", Language::JavaScript, &["app.init"]);
+    assert!(
+        application.map.starts_with("imports 7-10: ./utils; finalhandler; depd; cookie-signature\n"),
+        "{}",
+        application.map
+    );
+}
+
 /// An object of data given to `module.exports` (a settings module, a tool's `jest.config.js`) is
 /// the module's API, each key an exported name: listed as written, as data exported by
 /// assignment is (`exports.retries = 3`), nested values emptied when the line is long.
@@ -1161,7 +1176,8 @@ fn cpp_header_named_h() {
 /// callback's type whole, named or not (`int (*xAuth)(…)`, `void(…)(…)` said nothing of what a
 /// caller must pass); a return type in capitals on its own line
 /// and an enum's last enumerator stay as they were; macro calls over a type and a calling
-/// convention in a function pointer do not take its name.
+/// convention in a function pointer do not take its name, nor does a macro around the name
+/// (bzip2's `BZ_API(BZ2_bzCompressInit) (…)`).
 #[test]
 fn c_declarations_with_macro_words() {
     let views = check(
@@ -1179,6 +1195,8 @@ fn c_declarations_with_macro_words() {
             "sqlite3_bind_text64",
             "CloseHandle",
             "LEVEL_HIGH",
+            "BZ2_bzCompressInit",
+            "BZ2_bzReadOpen",
         ],
     );
     views.signature_lines_contain(&[
@@ -1201,10 +1219,14 @@ fn c_declarations_with_macro_words() {
         "48-49 BOOL CloseHandle(HANDLE handle)",
         "59-61 typedef struct rsa_oaep_params_st RSA_OAEP_PARAMS { int hash }",
         "63-64 typedef BOOL (PASCAL *LPFN_ACCEPTEX) (SOCKET listen, SOCKET accept)",
+        // bzip2's name in a macro (`BZ_API(func)`) is the function's name, not `BZ_API`.
+        "70-75 BZ_EXTERN int BZ_API(BZ2_bzCompressInit) (bz_stream* strm, int blockSize100k, int verbosity, int \
+         workFactor)",
     ]);
     let window = views.signatures.lines().find(|line| line.contains("sqlite3_create_window_function"));
     assert!(window.is_some_and(|line| line.ends_with("void(*xDestroy)(void*))")), "{window:?}");
     views.hides(&["ZEXPORT", "int", "SQLITE_API"]);
+    assert!(!views.map.contains("fn BZ_API"), "{}", views.map);
     views.complete();
 }
 
@@ -2222,7 +2244,7 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     let kotlin = check_text("CartRepository.kt", TextFormat::Code(KeywordFamily::General));
     assert!(kotlin.starts_with("[outline by keywords"), "{kotlin}");
     for line in [
-        "7-39 class CartRepository",
+        "7-39 class CartRepository(",
         " 15-19 suspend fun load(id: CartId): Result<Cart>",
         " 29-31 fun clear(id: CartId)",
         " 35-38 companion object",
@@ -2241,6 +2263,41 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     let names: Vec<&str> = shell.lines().skip(1).collect();
     // Two functions alike but for the name share a line, as everywhere.
     assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
+}
+
+/// A head whose parameters go on over the next lines is shown with all of them, in every
+/// language read by keywords, as Dart's always was (`fun findCart(` alone said nothing of them,
+/// `suspend fun save(cart: Cart` cut the list without a mark).
+#[test]
+fn keyword_heads_show_parameters_continued_on_next_lines() {
+    let general = TextFormat::Code(KeywordFamily::General);
+    let kotlin = check_text("CartRepository.kt", general);
+    shows_lines(
+        &kotlin,
+        &[
+            "7-39 class CartRepository(private val api: CartApi, private val cache: CartCache,)",
+            " 57-62 fun findCart(id: CartId, includeDeleted: Boolean = false): Cart?",
+            " 63-64 suspend fun save(cart: Cart, force: Boolean): Unit",
+        ],
+    );
+    let php = check_text("OrderRepository.php", general);
+    shows_lines(
+        &php,
+        &[
+            " 86-91 public function findOrder(int $id, bool $includeDeleted = false): ?Order",
+            " 92-93 public function save(Order $order, bool $force): void",
+        ],
+    );
+    let swift = check_text("HeaderView.swift", general);
+    shows_lines(&swift, &[" 37-42 func findHeader(id: Int, includeHidden: Bool = false) -> HeaderView?"]);
+    let scala = check_text("HeaderStore.scala", general);
+    shows_lines(
+        &scala,
+        &[
+            " 4-7 def findHeader(id: Long, includeHidden: Boolean = false): Option[Header]",
+            " 9-10 def save(header: Header, force: Boolean): Unit",
+        ],
+    );
 }
 
 /// Asserts that every one of `lines` starts a line of `view`.

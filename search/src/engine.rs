@@ -336,14 +336,15 @@ fn qualified_search(
     if found.total == 0 {
         return Ok(None);
     }
-    // A definition the extractor knows no owner of (a member of a type declared inside a function,
-    // a file read by keywords) may be the owner's member all the same: the note says how many.
+    // A definition the extractor knows no owner of (the regex extractor knows none, nor of a
+    // nested function its enclosing one) may be the owner's member all the same: the note says how
+    // many, and that such a definition is found by its own name.
     let unowned = found.matches.iter().filter(|m| m.symbol.as_ref().is_some_and(|s| s.owner.is_none())).count();
     let unknown = match unowned {
         0 => String::new(),
         n => format!(
-            "; {} no owner the search knows (a file's own definition, a member of a type declared inside a \
-             function, or one in a file read by keywords)",
+            "; {} no owner the search knows (a file's own definition, or one read where owners and enclosing \
+             functions are not known: a member or a nested function is found by its own name there)",
             if n == 1 { "1 of them has".to_string() } else { format!("{n} of them have") }
         ),
     };

@@ -105,7 +105,8 @@ fn a_qualified_name_finds_its_owners_member_else_that_name_elsewhere_saying_so()
                 result.text.contains(
                     "no `load_config` was found in a type or module named `ConfigLoader`: these are the \
                      definitions named `load_config` anywhere; 1 of them has no owner the search knows (a file's own \
-                     definition, a member of a type declared inside a function, or one in a file read by keywords)"
+                     definition, or one read where owners and enclosing functions are not known: a member or a \
+                     nested function is found by its own name there)"
                 ),
                 "{}",
                 result.text

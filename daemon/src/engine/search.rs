@@ -89,14 +89,16 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
     let (outline, tree) = outline_and_tree(language, text);
     let mut symbols = Vec::new();
     walk(&outline.items, None, &mut symbols);
-    // Private fields and names are definitions too, though no view lists them.
+    // Private fields and names are definitions too, though no view lists them; each is owned by
+    // what it is declared in, so `outer::inner2::deepest` finds a nested function as the call
+    // graph names it.
     if let Some(tree) = &tree {
         let private = lean_ctx_outline::private_fields(&outline, tree, text);
-        symbols.extend(private.into_iter().map(|(name, kind, line)| Symbol {
-            name,
-            kind: kind.label().to_string(),
-            line,
-            owner: None,
+        symbols.extend(private.into_iter().map(|found| Symbol {
+            name: found.name,
+            kind: found.kind.label().to_string(),
+            line: found.line,
+            owner: found.encloser,
         }));
     }
     let extra = (graph_facts && has_queries(language)).then(|| {

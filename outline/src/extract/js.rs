@@ -1226,7 +1226,7 @@ fn exported_names(node: Node, source: &str) -> Option<String> {
     Some(node_text(names, source).to_string())
 }
 
-/// ES `import`s, and CommonJS declarations whose every value is a `require(…)` call.
+/// ES `import`s, and CommonJS declarations whose every value is taken from a `require(…)` call.
 fn is_import(node: Node, source: &str) -> bool {
     if node.kind() == "import_statement" {
         return true;
@@ -1234,12 +1234,27 @@ fn is_import(node: Node, source: &str) -> bool {
     let mut cursor = node.walk();
     let mut declarators = node.named_children(&mut cursor).filter(|n| n.kind() == "variable_declarator").peekable();
     declarators.peek().is_some()
-        && declarators.all(|declarator| {
-            declarator.child_by_field_name("value").is_some_and(|value| {
-                value.kind() == "call_expression"
-                    && value.child_by_field_name("function").is_some_and(|f| node_text(f, source) == "require")
-            })
-        })
+        && declarators
+            .all(|declarator| declarator.child_by_field_name("value").is_some_and(|value| required(value, source)))
+}
+
+/// Whether `value` is a `require(…)` call, or what one gives: a member of the module
+/// (`require('safe-buffer').Buffer`) or what calling it returns (`require('depd')('express')`),
+/// as express takes most of what it needs.
+fn required(value: Node, source: &str) -> bool {
+    let mut value = value;
+    loop {
+        let next = match value.kind() {
+            "call_expression" => value.child_by_field_name("function"),
+            "member_expression" => value.child_by_field_name("object"),
+            _ => return false,
+        };
+        let Some(next) = next else { return false };
+        if value.kind() == "call_expression" && node_text(next, source) == "require" {
+            return true;
+        }
+        value = next;
+    }
 }
 
 fn visible_member(node: Node, source: &str) -> Option<Kind> {

@@ -10,21 +10,42 @@ use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
 
 use super::{MAX_DEPTH, Private, code_spec, declaration_start, every_definition};
-use crate::model::{Kind, Outline, several_names};
+use crate::model::{Definition, Kind, Outline, several_names};
 use crate::text::line_number;
 
+/// A definition the views leave out ([`private_fields()`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrivateDefinition {
+    pub name: String,
+    pub kind: Kind,
+    /// The line that names it, past its annotations.
+    pub line: u32,
+    /// The definition it is declared in: a field's type, a nested function's enclosing function
+    /// (`inner2` of Python's `deepest` in `def inner2():`), listed or not; `None` at the file's
+    /// level. Symbol search finds it by this as its owner (`outer::inner2::deepest`).
+    pub encloser: Option<String>,
+}
+
 /// Each name a declaration of [`Spec::private`](super::Spec::private) binds that `outline` does not list, with what it
-/// is and the line that names it (past its annotations), in source order. `tree` is the parse
-/// `outline` was extracted from.
-pub(crate) fn private_fields(outline: &Outline, tree: &Tree, source: &str) -> Vec<(String, Kind, u32)> {
+/// is, the line that names it (past its annotations) and what it is declared in, in source order.
+/// `tree` is the parse `outline` was extracted from.
+pub(crate) fn private_fields(outline: &Outline, tree: &Tree, source: &str) -> Vec<PrivateDefinition> {
     let Some(spec) = code_spec(outline.language).filter(|spec| !spec.private.is_empty()) else {
         return Vec::new();
     };
     let listed: HashSet<(&str, u32)> = every_definition(&outline.items)
         .flat_map(|definition| definition.names().into_iter().map(|name| (name, definition.head_line)))
         .collect();
+    let outlined: Vec<&Definition> = every_definition(&outline.items).collect();
     let mut found = Vec::new();
-    let mut visit = Visit { kinds: spec.private, source, listed: &listed, found: &mut found };
+    let mut visit = Visit {
+        kinds: spec.private,
+        source,
+        listed: &listed,
+        outlined: &outlined,
+        enclosing: Vec::new(),
+        found: &mut found,
+    };
     visit.node(tree.root_node(), 0);
     found
 }
@@ -33,7 +54,11 @@ struct Visit<'a> {
     kinds: &'static [Private],
     source: &'a str,
     listed: &'a HashSet<(&'a str, u32)>,
-    found: &'a mut Vec<(String, Kind, u32)>,
+    /// Every definition the outline lists: an encloser where its lines hold a declaration.
+    outlined: &'a [&'a Definition],
+    /// The unlisted functions and types around the node visited, innermost last, with their lines.
+    enclosing: Vec<(String, u32)>,
+    found: &'a mut Vec<PrivateDefinition>,
 }
 
 impl Visit<'_> {
@@ -41,18 +66,50 @@ impl Visit<'_> {
         if depth > MAX_DEPTH {
             return;
         }
+        let mut encloses = None;
         for private in self.kinds.iter().filter(|private| private.node == node.kind()) {
             let Some((kind, names)) = (private.kind)(node, self.source).zip((private.names)(node, self.source)) else {
                 continue;
             };
             let line = line_number(declaration_start(node).start_position().row);
+            let encloser = self.encloser(line);
             let names = several_names(&names).unwrap_or_else(|| vec![names.as_str()]);
+            if !matches!(kind, Kind::Field | Kind::Variable | Kind::Const | Kind::Property) {
+                encloses = names.first().map(|name| (name.to_string(), line));
+            }
             let unlisted = names.into_iter().filter(|name| !self.listed.contains(&(*name, line)));
-            self.found.extend(unlisted.map(|name| (name.to_string(), kind, line)));
+            self.found.extend(unlisted.map(|name| PrivateDefinition {
+                name: name.to_string(),
+                kind,
+                line,
+                encloser: encloser.clone(),
+            }));
         }
+        let pushed = encloses.map(|encloser| self.enclosing.push(encloser)).is_some();
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             self.node(child, depth + 1);
+        }
+        if pushed {
+            self.enclosing.pop();
+        }
+    }
+
+    /// The name of the innermost definition around a declaration on `line`: an unlisted one
+    /// being visited, or a listed one whose lines hold it, whichever starts later (the unlisted
+    /// one on a tie: it is inside).
+    fn encloser(&self, line: u32) -> Option<String> {
+        let listed = self
+            .outlined
+            .iter()
+            .filter(|definition| definition.start_line <= line && line <= definition.end_line)
+            .max_by_key(|definition| (definition.start_line, std::cmp::Reverse(definition.end_line)))
+            .map(|definition| (definition.owner_name(), definition.start_line));
+        match (self.enclosing.last(), listed) {
+            (Some((name, start)), Some((_, listed_start))) if *start >= listed_start => Some(name.clone()),
+            (_, Some((name, _))) => Some(name.to_string()),
+            (Some((name, _)), None) => Some(name.clone()),
+            (None, None) => None,
         }
     }
 }
@@ -65,7 +122,10 @@ mod tests {
     /// What `private_fields` finds in `source` is `expected` (name, kind, line), in order.
     fn assert_found(language: Language, source: &str, expected: &[(&str, Kind, u32)]) {
         let (outline, tree) = outline_and_tree(language, source);
-        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source);
+        let found: Vec<(String, Kind, u32)> = private_fields(&outline, &tree.unwrap(), source)
+            .into_iter()
+            .map(|definition| (definition.name, definition.kind, definition.line))
+            .collect();
         let expected: Vec<(String, Kind, u32)> =
             expected.iter().map(|&(name, kind, line)| (name.to_string(), kind, line)).collect();
         assert_eq!(found, expected, "{language:?}");
@@ -139,6 +199,34 @@ mod tests {
         assert_found(Language::Python, source, &expected);
     }
 
+    /// Each is found with what it is declared in, listed or not: a nested function's enclosing
+    /// function (`inner2` of `deepest`, a method's `m` of `local`), a private field's type; a
+    /// module's own private name with none.
+    #[test]
+    fn each_is_found_with_its_encloser() {
+        let enclosers = |language: Language, source: &str| -> Vec<(String, Option<String>)> {
+            let (outline, tree) = outline_and_tree(language, source);
+            let found = private_fields(&outline, &tree.unwrap(), source).into_iter();
+            found.map(|definition| (definition.name, definition.encloser)).collect()
+        };
+        let owned = |name: &str, encloser: Option<&str>| (name.to_string(), encloser.map(str::to_string));
+        let python = "_cache = {}\n\ndef outer(v):\n    def inner(y):\n        return y\n    def inner2():\n        \
+                      def deepest():\n            return inner(v)\n        return deepest()\n    return inner2()\n\n\
+                      class C:\n    _n = 1\n    def m(self):\n        def local():\n            return 1\n        return local()\n";
+        let expected = [
+            owned("_cache", None),
+            owned("inner", Some("outer")),
+            owned("inner2", Some("outer")),
+            owned("deepest", Some("inner2")),
+            owned("_n", Some("C")),
+            owned("local", Some("m")),
+        ];
+        assert_eq!(enclosers(Language::Python, python), expected);
+        let javascript =
+            "function outer(type) {\n  function inner(t) {\n    return t;\n  }\n  return inner(type);\n}\n";
+        assert_eq!(enclosers(Language::JavaScript, javascript), [owned("inner", Some("outer"))]);
+    }
+
     /// A JavaScript or TypeScript function's nested `function` and `function*` declarations are
     /// found, a method's and an arrow function's too; a function value bound to a local `const`
     /// is not (a local, as a Rust `let`), nor are the functions the views list.
@@ -207,8 +295,10 @@ mod tests {
         let source = "export class Client {\n  constructor(\n    private readonly http: Http,\n    public base?: string,\n    \
                       readonly retries = 3,\n    plain: number,\n  ) {}\n}\n";
         let (outline, tree) = outline_and_tree(Language::TypeScript, source);
-        let found: Vec<(String, u32)> =
-            private_fields(&outline, &tree.unwrap(), source).into_iter().map(|(name, _, line)| (name, line)).collect();
+        let found: Vec<(String, u32)> = private_fields(&outline, &tree.unwrap(), source)
+            .into_iter()
+            .map(|found| (found.name, found.line))
+            .collect();
         let expected = [("http", 3), ("base", 4), ("retries", 5)].map(|(name, line)| (name.to_string(), line));
         assert_eq!(found, expected);
     }

@@ -5,12 +5,14 @@
 //! constructor, in Lua the functions a table holds. What none of these starts (a Dart field,
 //! `final String name;`) is not listed; the view's first line says what is ([`Family::note`]).
 //!
-//! This module nests what is found and ends it; [`general`] reads a line's keywords and name, and
+//! This module nests what is found and ends it; [`head`] joins a head's parameter lines,
+//! [`general`] reads a line's keywords and name, and
 //! one module a family or language reads what no keyword starts ([`typed`], [`lua`], [`php`],
 //! [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text inside code.
 
 mod embedded_text;
 mod general;
+mod head;
 mod lua;
 mod one_line_body;
 mod perl;
@@ -105,8 +107,8 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             Some(parent) => is_type(found[parent].2.kind),
             None => family != Family::Typed || indent == 0,
         };
-        // A typed head is read with the lines its parameters continue on.
-        let head = if family == Family::Typed { typed::head(&lines, index) } else { line.trim().to_string() };
+        // A head is read with the lines its parameters continue on.
+        let head = head::head(&lines, index);
         let found_here = if constants[index] {
             constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
         } else if family == Family::Lua {
