@@ -291,13 +291,32 @@ pub(crate) fn config_options<'a>(globals: &[&'a str]) -> Vec<&'a str> {
     out
 }
 
+/// Whether the variable `name` decides which configuration git reads (its
+/// files, the repository found, settings given as `-c`'s): the only ones
+/// of the line git is run with here. Others would have this git do what
+/// the line asks of its own (`GIT_TRACE=FILE` writes FILE, `PATH` picks
+/// another git).
+fn decides_configuration(name: &str) -> bool {
+    const NAMES: [&str; 7] = [
+        "HOME",
+        "XDG_CONFIG_HOME",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_COMMON_DIR",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    ];
+    name.starts_with("GIT_CONFIG") || NAMES.contains(&name)
+}
+
 /// The alias `subcommand` names, read by git in `cwd` given `options`
-/// (see [`config_options`]) and the variables `env` sets.
+/// (see [`config_options`]) and the variables `env` sets (those deciding
+/// which configuration it reads, see [`decides_configuration`]).
 pub(crate) fn read(subcommand: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path) -> Alias {
     let mut git = Command::new("git");
     git.args(options)
         .args(["config", "--get", &format!("alias.{subcommand}")])
-        .envs(env.iter().copied())
+        .envs(env.iter().copied().filter(|(name, _)| decides_configuration(name)))
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -350,5 +369,11 @@ mod tests {
         assert_eq!(read("y", &[], &home, dir.path()), Alias::None);
         // The line's own `-c` is what git would run.
         assert_eq!(read("x", &["-c", "alias.x=status"], &home, dir.path()), Alias::Value("status".into()));
+        // Variables that have git write a file or run another git are not given to this one.
+        let trace = dir.path().join("trace");
+        let trace = trace.to_str().expect("utf-8");
+        let env = [home[0], home[1], ("GIT_TRACE", trace), ("GIT_TRACE_SETUP", trace), ("PATH", "/nonexistent")];
+        assert_eq!(read("x", &[], &env, dir.path()), Alias::Value("!rm -rf qa".into()));
+        assert!(!dir.path().join("trace").exists());
     }
 }
