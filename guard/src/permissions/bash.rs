@@ -883,7 +883,7 @@ fn opens_braced_body(words: &[Word]) -> bool {
 /// header (`f()`, `f ()`, `function f`, `function f()`, none of it
 /// quoted: `cat '()' .env` reads two files), with the `(` opening a body
 /// run in a subshell: the body's first command follows.
-fn function_header(words: &[Word]) -> usize {
+pub(crate) fn function_header(words: &[Word]) -> usize {
     let bare = |at: usize| words.get(at).filter(|word| word.quoted.is_empty()).map(|word| word.text.as_str());
     let header = match (bare(0), bare(1), bare(2)) {
         (Some("function"), Some(_), Some("()")) => 3,

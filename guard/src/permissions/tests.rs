@@ -2006,6 +2006,48 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
+    // Where bash evaluates what is not read here, each of these runs rm too.
+    let asks = |command: &str| {
+        matches!(p.check_shell(command, &s.root), Verdict::Ask { cause: Some(Cause::UnknownProgram(_)), .. })
+    };
+    for command in [
+        // A variable a value names: bash expands the subscript in its name.
+        "echo ${!x}",
+        "echo ${!1}",
+        "echo ${!a[x]}",
+        // A blank inside `${…}` or `$[…]` cuts the word here, not in bash.
+        "echo ${s: x}",
+        "echo ${s:1: x}",
+        "echo ${a[ x ]}",
+        "echo $[ x ]",
+        // The positional parameters take an offset too.
+        "echo ${@:x}",
+        "echo ${*:1:x}",
+        // A compound assignment's subscripts.
+        "declare -a b=( [x]=1 )",
+        "local -a b=([1]=1 [x]=2)",
+        // In a function's body.
+        "f() { local -i n=$1; }; f x",
+        "function f { declare -i n=$1; }; f x",
+        // `wait -p` stores into a subscript.
+        "sleep 0 & wait -n -p 'a[x]'",
+        // An integer variable evaluates what it is set to, whatever sets it.
+        "declare -i n; read n",
+        "declare -i n; mapfile n",
+        "declare -i n; printf -v n %s \"$1\"",
+        "declare -i n; for n in x; do :; done",
+        "declare -i n; : ${n:=x}",
+    ] {
+        assert!(asks(&format!("{x}{command}")), "{command}: {:?}", p.check_shell(&format!("{x}{command}"), &s.root));
+    }
+    for command in [
+        "y=x; echo ${!y}; x=HOME; echo ${!x} ${!HO*} ${!a[@]} ${!#} ${#@} ${1:-a} \"${x:-a b}\"",
+        "declare -i n; for n in 1 2; do :; done; read m; printf -v z %s x",
+        "b=(1 2 3); echo ${b[@]:1:2} ${#b[@]} ${@:1} ${*:2:1}",
+        "declare -a b=( [0]=1 [1]=2 )",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
     // A deny on what the line's own substitution runs still wins.
     assert!(
         matches!(p.check_shell("(( $(rm -rf qa) > x ))", &s.root), Verdict::Deny { rule, .. } if rule == "Bash(rm:*)")
