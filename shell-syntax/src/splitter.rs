@@ -73,7 +73,7 @@ pub(crate) struct Splitter<'a> {
 /// (`then`, `do`, `!`, `{`, `time`…), not a name's or pattern's.
 fn precedes_subshell(word: &Word) -> bool {
     let text = if word.quoted.is_empty() { word.text.as_str() } else { "" };
-    matches!(text, "if" | "while" | "until" | "then" | "else" | "elif" | "do" | "!" | "{" | "time")
+    matches!(text, "if" | "while" | "until" | "then" | "else" | "elif" | "do" | "!" | "{" | "time" | "coproc")
 }
 
 /// A word being read: where it started in `src`, and its bytes and quoted parts so far.

@@ -372,11 +372,20 @@ fn the_arithmetic_a_command_evaluates_is_kept_as_written() {
     );
     // A heredoc body's goes with the command that opened it.
     assert_eq!(arithmetic("cat <<E\n$((x))\nE\n"), [one("cat <<E", &["x"])]);
+    // `coproc` runs an arithmetic command too.
+    assert_eq!(arithmetic("coproc ((x))"), [one("coproc ((x))", &["x"])]);
 }
 
 #[test]
 fn a_subshell_after_reserved_words_is_one() {
-    for line in ["if true; then (rm a); fi", "for x in a; do (rm a); done", "{ (rm a); }", "! (rm a)", "time (rm a)"] {
+    for line in [
+        "if true; then (rm a); fi",
+        "for x in a; do (rm a); done",
+        "{ (rm a); }",
+        "! (rm a)",
+        "time (rm a)",
+        "coproc (rm a)",
+    ] {
         assert!(words(line).contains(&vec!["rm".to_string(), "a".to_string()]), "{line}: {:?}", words(line));
     }
     // After other words a `(` is no subshell's.

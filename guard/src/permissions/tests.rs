@@ -1759,6 +1759,13 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "nice --5 rm -rf qa",
         "xargs -0 -l rm -rf qa",
         "parallel -j 2 rm -rf ::: qa",
+        // Bash's coproc runs its command, simple or compound, named or not.
+        "coproc rm -rf qa",
+        "coproc ( rm -rf qa )",
+        "coproc X { rm -rf qa; }",
+        "coproc X ( rm -rf qa )",
+        "coproc sudo rm -rf qa",
+        "x=rm; coproc x=ls; $x -rf qa",
     ] {
         assert!(denied(command), "{command}: {:?}", p.check_shell(command, &s.root));
     }
@@ -2031,6 +2038,7 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "function f { declare -i n=$1; }; f x",
         // `wait -p` stores into a subscript.
         "sleep 0 & wait -n -p 'a[x]'",
+        "coproc ((x))",
         // An integer variable evaluates what it is set to, whatever sets it.
         "declare -i n; read n",
         "declare -i n; mapfile n",
