@@ -935,10 +935,18 @@ fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rule
         ("mv a.txt --target-directory=config", "`mv` writes `a.txt` into config"),
         ("install -Dt config a.txt", "`install` writes `a.txt` into config"),
         ("f=config/x; echo x > $f", "`>` names `$f` = `config/x`"),
+        // Editors in place, and programs writing their operands.
+        ("sed -i s/a/b/ config/app.toml", "`sed` writes `config/app.toml`"),
+        ("sed -ni.bak -e p config/app.toml", "`sed` writes `config/app.toml`"),
+        ("perl -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("rsync -a a.txt config/app.toml", "`rsync` writes `config/app.toml`"),
+        ("truncate -s 0 config/app.toml", "`truncate` writes `config/app.toml`"),
+        ("echo x | sponge config/app.toml", "`sponge` writes `config/app.toml`"),
+        ("ed -s config/app.toml", "`ed` writes `config/app.toml`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
-    for command in ["echo x > out.txt", "cp a.txt b.txt", "cat $f", "echo x | tee log"] {
+    for command in ["echo x > out.txt", "cp a.txt b.txt", "cat $f", "echo x | tee log", "sed s/a/b/ config/app.toml"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     // Without Edit rules nothing is lost by running it.
@@ -2298,6 +2306,7 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
         ("printf '[alias]\\n\\tx = !rm -rf qa\\n' >> .git/config; git x", "> names .git/config"),
         ("cd src && echo x > ../.git/hooks/pre-commit && git commit -qm x", "> names ../.git/hooks/pre-commit"),
         ("cp /dev/null ~/.gitconfig; git status", "cp writes ~/.gitconfig"),
+        ("sed -i '$a [alias] x = !rm -rf qa' .git/config; git x", "sed writes .git/config"),
     ] {
         let word = format!("git (after {by}, which may configure what it runs)");
         assert_eq!(p.check_shell(command, &s.root), unknown(&word), "{command}");
