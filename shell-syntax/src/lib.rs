@@ -10,7 +10,9 @@
 //! parentheses, outside quotes; the contents of `$(…)`, backticks and
 //! `<(…)` / `>(…)` are split as commands of their own (inside double quotes
 //! too, where the shell still runs them). Heredoc bodies, `#` comments and
-//! `case` patterns are skipped: they are data, not commands. Redirection targets are kept
+//! `case` patterns are skipped: they are data, not commands. A conditional
+//! expression, `[[` to its `]]`, is one command: its `&&`, `||`,
+//! parentheses, `<`, `>` and newlines are the test's. Redirection targets are kept
 //! apart from the words. Unbalanced quotes or parentheses run to the end of
 //! the line, as an unfinished shell line would; nothing here panics.
 

@@ -391,3 +391,21 @@ fn a_subshell_after_reserved_words_is_one() {
     // After other words a `(` is no subshell's.
     assert!(!words("echo x (rm a)").contains(&vec!["rm".to_string(), "a".to_string()]));
 }
+
+#[test]
+fn a_conditional_expression_is_one_command_up_to_its_closing_brackets() {
+    let all = |line: &str| {
+        split(line).into_iter().map(|c| c.words.into_iter().map(|w| w.text).collect::<Vec<_>>()).collect::<Vec<_>>()
+    };
+    // Its `&&`, `||`, parentheses, `<` and newlines are the test's.
+    assert_eq!(all("[[ a && (x -eq 1) ]]"), [vec!["[[", "a", "&&", "(", "x", "-eq", "1", ")", "]]"]]);
+    assert_eq!(all("if [[ a < b ||\n c ]]; then :; fi")[0], ["if", "[[", "a", "<", "b", "||", "c", "]]"]);
+    assert!(split("[[ a < b ]]")[0].redirects.is_empty());
+    // After its `]]` the line's operators are again.
+    assert_eq!(all("[[ a ]]&& rm x"), [vec!["[[", "a", "]]"], vec!["rm", "x"]]);
+    assert_eq!(all("[[ a ]] || rm x"), [vec!["[[", "a", "]]"], vec!["rm", "x"]]);
+    // Quoted or as an argument, `[[` opens none; a case pattern is none.
+    assert_eq!(all("echo [[ && rm x"), [vec!["echo", "[["], vec!["rm", "x"]]);
+    assert_eq!(all("'[[' a && rm x"), [vec!["[[", "a"], vec!["rm", "x"]]);
+    assert!(all("case x in [[) rm x;; esac").contains(&vec!["rm".to_string(), "x".to_string()]));
+}

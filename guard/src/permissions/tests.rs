@@ -2047,6 +2047,9 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         // `wait -p` stores into a subscript.
         "sleep 0 & wait -n -p 'a[x]'",
         "coproc ((x))",
+        // `[[`'s `&&` and `||` are the test's: what follows them is compared too.
+        "[[ 1 -eq 1 && x -eq 1 ]]",
+        "[[ 0 -eq 1 || ( 1 -eq x ) ]]",
         // An integer variable evaluates what it is set to, whatever sets it.
         "declare -i n; read n",
         "declare -i n; mapfile n",
@@ -2061,6 +2064,7 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "declare -i n; for n in 1 2; do :; done; read m; printf -v z %s x",
         "b=(1 2 3); echo ${b[@]:1:2} ${#b[@]} ${@:1} ${*:2:1}",
         "declare -a b=( [0]=1 [1]=2 )",
+        "n=1; [[ n -eq 1 && n -lt 2 ]] && cat README.md",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
