@@ -2005,6 +2005,27 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     assert_eq!(p.check_shell(&format!("{x}((x = 1)); ((x))"), &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}let x=1; echo $((x))"), &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}true && x=1; ((x))"), &s.root), unknown("x", "x"));
+    // A command setting a variable whose name is known only when it runs may set any.
+    for setter in [
+        "printf -v \"$n\" %s \"$v\"",
+        "read \"$n\"",
+        "IFS= read -r $n",
+        "read -a \"$n\"",
+        "declare \"$n=$v\"",
+        "export \"$n\"=$v",
+        "mapfile $n",
+        "getopts ab \"$n\"",
+        "wait -p $n",
+        "builtin printf -v \"$n\" x",
+    ] {
+        assert_eq!(p.check_shell(&format!("x=1; {setter}; ((x))"), &s.root), unknown("x", "x"), "{setter}");
+    }
+    assert_eq!(
+        p.check_shell("x=ls; printf -v \"$n\" rm; $x -rf qa", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
+    );
+    let known = "x=1; read -p \"$m\" -a y; mapfile -u \"$fd\" z; declare y=\"$v\"; printf -v y %s \"$v\"; ((x))";
+    assert_eq!(p.check_shell(known, &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}((0 && (x = 1))); ((x))"), &s.root), unknown("x", "x"));
     // Numbers, plain literals and counters the line keeps stay as they were.
     for command in [
