@@ -59,7 +59,9 @@ pub struct Command {
     pub conditional: bool,
     /// The arithmetic it evaluates as written, each without its
     /// parentheses: an arithmetic command's `((…))` (`for ((…))` too) and
-    /// each `$((…))` in its words. Bash evaluates a variable's value there
+    /// each `$((…))` in its words (and in a heredoc's body, with the body's
+    /// `${…}` and `$[…]` that evaluate a subscript, an offset, an
+    /// indirection or a transformation, whole). Bash evaluates a variable's value there
     /// as arithmetic again, and a subscript in that value runs what its
     /// `$(…)` holds, so readers of the line need these texts.
     pub arithmetic: Vec<String>,

@@ -532,6 +532,35 @@ impl<'a> Splitter<'a> {
         while i < end {
             i = match (self.at(i), self.at(i + 1)) {
                 (Some(b'\\'), _) => i + 2,
+                (Some(b'$'), Some(b'{' | b'[')) => {
+                    // An expansion evaluating what may run a command (a subscript, an offset, an
+                    // indirection, a transformation), kept as the arithmetic reading it.
+                    let (open, close) = if self.at(i + 1) == Some(b'{') { (b'{', b'}') } else { (b'[', b']') };
+                    let mut depth = 0usize;
+                    let mut at = i + 1;
+                    while at < end {
+                        match self.at(at) {
+                            Some(b) if b == open => depth += 1,
+                            Some(b) if b == close => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        at += 1;
+                    }
+                    let text = self.src.get(i..(at + 1).min(end)).unwrap_or_default();
+                    let inner = text.get(2..).unwrap_or_default();
+                    let range =
+                        inner.split_once(':').is_some_and(|(_, range)| !range.starts_with(['-', '=', '+', '?']));
+                    let evaluates = open == b'[' || inner.starts_with('!') || inner.contains(['[', '@']) || range;
+                    if evaluates {
+                        self.arithmetic.push(text.to_string());
+                    }
+                    i + 2
+                }
                 (Some(b'$'), Some(b'(')) if self.is_arithmetic(i + 1) => self.arithmetic(i + 1, out) + 1,
                 (Some(b'$'), Some(b'(')) => self.split_to_close(i + 1, out) + 1,
                 (Some(b'`'), _) => self.backtick_commands(i, out) + 1,

@@ -372,6 +372,12 @@ fn the_arithmetic_a_command_evaluates_is_kept_as_written() {
     );
     // A heredoc body's goes with the command that opened it.
     assert_eq!(arithmetic("cat <<E\n$((x))\nE\n"), [one("cat <<E", &["x"])]);
+    // So are its expansions that evaluate (a subscript, an offset, an indirection, a transformation), whole.
+    assert_eq!(
+        arithmetic("cat <<E\n${a[x]} ${s:1} ${!y} ${z@P} $[w] ${HOME} ${v:-d}\nE\n"),
+        [one("cat <<E", &["${a[x]}", "${s:1}", "${!y}", "${z@P}", "$[w]"])]
+    );
+    assert_eq!(arithmetic("cat <<'E'\n${a[x]}\nE\n"), [one("cat <<'E'", &[])]);
     // `coproc` runs an arithmetic command too.
     assert_eq!(arithmetic("coproc ((x))"), [one("coproc ((x))", &["x"])]);
 }

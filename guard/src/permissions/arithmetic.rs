@@ -62,9 +62,12 @@ enum Event {
 
 /// The arithmetic `command` has bash evaluate, each expression as its text.
 fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
-    let mut out: Vec<String> = command.arithmetic.iter().map(|text| text.replace('"', "")).collect();
+    let expansions = body_expansions(command);
+    let arithmetic = command.arithmetic.iter().filter(|text| !is_body_expansion(text));
+    let mut out: Vec<String> = arithmetic.map(|text| text.replace('"', "")).collect();
     let words = &command.words;
-    for word in words.iter().chain(command.redirects.iter().map(|redirect| &redirect.target)) {
+    let targets = command.redirects.iter().map(|redirect| &redirect.target);
+    for word in words.iter().chain(targets).chain(&expansions) {
         out.extend(in_word(word));
     }
     out.extend(compound_subscripts(words));
@@ -112,6 +115,19 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
     out
 }
 
+/// Whether an entry of [`Command::arithmetic`] is an expansion of a
+/// heredoc's body (`${a[x]}`, `$[x]`), not an expression.
+fn is_body_expansion(text: &str) -> bool {
+    text.starts_with("${") || text.starts_with("$[")
+}
+
+/// The expansions of the command's heredoc bodies that evaluate what may
+/// run a command, each as a word written bare.
+fn body_expansions(command: &Command) -> Vec<Word> {
+    let texts = command.arithmetic.iter().filter(|text| is_body_expansion(text));
+    texts.map(|text| Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() }).collect()
+}
+
 /// The words of a command past its leading keywords and a function
 /// definition's header (`f() { local -i n=$1; }`: `local -i n=$1`).
 fn past_keywords(words: &[Word]) -> &[Word] {
@@ -154,7 +170,8 @@ fn compound_subscripts(words: &[Word]) -> Vec<String> {
 /// integer attribute set to what is known only when it runs (`read n`).
 fn unreadable(command: &Command, variables: &Variables, env: &[u32]) -> Option<String> {
     let targets = command.redirects.iter().map(|redirect| &redirect.target);
-    for word in command.words.iter().chain(targets) {
+    let expansions = body_expansions(command);
+    for word in command.words.iter().chain(targets).chain(&expansions) {
         let text = &word.text;
         for (at, _) in text.match_indices('$').filter(|(at, _)| word.expands_at(*at)) {
             let rest = &text[at + 1..];
@@ -167,6 +184,12 @@ fn unreadable(command: &Command, variables: &Variables, env: &[u32]) -> Option<S
             let inner = &rest[1..end.max(1)];
             if end == rest.len() && cut_expansion(after) {
                 return Some(format!("${rest} (arithmetic a blank cuts, not read here)"));
+            }
+            // A prompt's expansion (`${x@P}`) runs the substitutions in the value.
+            if let Some(name) = inner.strip_suffix("@P")
+                && variables.value(name, env).is_none_or(|value| value.contains(['$', '`']))
+            {
+                return Some(format!("${{{inner}}} (a value expanded as a prompt, whose $(…) runs)"));
             }
             if let Some(name) = inner.strip_prefix('!')
                 && !names_plain_variable(name, variables, env)

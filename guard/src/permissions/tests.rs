@@ -2068,6 +2068,12 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         // `wait -p` stores into a subscript.
         "sleep 0 & wait -n -p 'a[x]'",
         "coproc ((x))",
+        // A heredoc's body expands as a word does.
+        "cat <<E\n${a[x]}\nE\n",
+        "cat <<E\n${!x}\nE\n",
+        "cat <<E\n$[x]\nE\n",
+        // `@P` expands the value as a prompt, running its `$(…)`.
+        "echo ${x@P}",
         // `[[`'s `&&` and `||` are the test's: what follows them is compared too.
         "[[ 1 -eq 1 && x -eq 1 ]]",
         "[[ 0 -eq 1 || ( 1 -eq x ) ]]",
@@ -2086,6 +2092,9 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "b=(1 2 3); echo ${b[@]:1:2} ${#b[@]} ${@:1} ${*:2:1}",
         "declare -a b=( [0]=1 [1]=2 )",
         "n=1; [[ n -eq 1 && n -lt 2 ]] && cat README.md",
+        "cat <<E\n${HOME} $HOME ${#HOME} ${x:-a} $((1 + 2)) ${a[0]} ${b:1:2} ${!HO*}\nE\n",
+        "cat <<'E'\n${a[x]} ${!x}\nE\n",
+        "p='\\u@\\h'; echo ${p@P}",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
