@@ -761,7 +761,9 @@ fn look_through(
         }
     }
     // What its arithmetic evaluates may run a command known only then.
-    let unknown_program = unknown_program.or_else(|| arithmetic::unknown(command, variables, &place.env));
+    let unknown_program = unknown_program
+        .or_else(|| arithmetic::unknown(command, variables, &place.env))
+        .or_else(|| trace_prompt(&command.words));
     let place = place.clone();
     let invocation = Invocation {
         views,
@@ -870,6 +872,26 @@ fn closing_braces(words: &[Word], starts: &[usize]) -> isize {
         .map_while(|&start| words.get(start))
         .take_while(|word| word.quoted.is_empty() && KEYWORDS.contains(&word.text.as_str()));
     reserved.filter(|word| word.text == "}").count().try_into().unwrap_or(isize::MAX)
+}
+
+/// `PS4=VALUE` set by the command (alone, before a program, or by
+/// `export`, `declare`…) when VALUE may run a command: bash expands it,
+/// substitutions included, before each command it traces once `set -x` is
+/// on (`PS4='$(rm -rf qa)'; set -x; true` runs rm). Such a value, or one
+/// known only when it runs, makes what runs unknown.
+fn trace_prompt(words: &[Word]) -> Option<String> {
+    let words = words.iter().skip_while(|word| KEYWORDS.contains(&word.text.as_str()));
+    let runs = |word: &Word| {
+        let value = word.text.split_once('=').map_or("", |(_, value)| value);
+        !word.is_literal()
+            || value.contains("$(")
+            || value.contains(['`', '['])
+            || value.contains("${!")
+            || value.contains("@P")
+    };
+    let mut set = words.filter(|word| assigned(&word.text).is_some_and(|(name, _)| name == "PS4"));
+    set.find(|word| runs(word))
+        .map(|_| "PS4=… (a prompt bash expands, running its substitutions, where it traces)".to_string())
 }
 
 /// Whether `words` define a function whose body is a `{ … }` group, whose

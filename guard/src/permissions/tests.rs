@@ -2074,6 +2074,9 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "cat <<E\n$[x]\nE\n",
         // `@P` expands the value as a prompt, running its `$(…)`.
         "echo ${x@P}",
+        // Bash expands PS4, substitutions included, as it traces.
+        "PS4='$(rm -rf qa) '; set -x; true",
+        "export PS4=\"$p\"; bash -xc true",
         // `[[`'s `&&` and `||` are the test's: what follows them is compared too.
         "[[ 1 -eq 1 && x -eq 1 ]]",
         "[[ 0 -eq 1 || ( 1 -eq x ) ]]",
@@ -2095,6 +2098,7 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "cat <<E\n${HOME} $HOME ${#HOME} ${x:-a} $((1 + 2)) ${a[0]} ${b:1:2} ${!HO*}\nE\n",
         "cat <<'E'\n${a[x]} ${!x}\nE\n",
         "p='\\u@\\h'; echo ${p@P}",
+        "PS4='+ ${BASH_SOURCE}:${LINENO}: '; set -x; true",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
