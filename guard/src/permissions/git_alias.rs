@@ -214,6 +214,9 @@ pub(crate) fn expand(invocation: &Invocation, cwd: Option<&Path>) -> Result<Opti
             return Err(unknown());
         }
         match read(subcommand, &config_options(globals), &env, cwd) {
+            Alias::None if autocorrects(&config_options(globals), &env, cwd) => {
+                return Err(format!("git {subcommand} (help.autocorrect may run another command in its place)"));
+            }
             Alias::None => continue,
             Alias::Unknown => return Err(unknown()),
             Alias::Value(value) => {
@@ -313,9 +316,28 @@ fn decides_configuration(name: &str) -> bool {
 /// (see [`config_options`]) and the variables `env` sets (those deciding
 /// which configuration it reads, see [`decides_configuration`]).
 pub(crate) fn read(subcommand: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path) -> Alias {
+    read_key(&format!("alias.{subcommand}"), options, env, cwd)
+}
+
+/// Whether git, given a subcommand it has neither as a builtin nor as an
+/// alias, may run another it guesses (`help.autocorrect` set to run one:
+/// `git wipf` runs the alias `wipe`, `git psuh` runs push), as its
+/// configuration read as [`read`] reads it says; unknown counts as may.
+fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path) -> bool {
+    match read_key("help.autocorrect", options, env, cwd) {
+        Alias::None => false,
+        Alias::Value(value) => {
+            !matches!(value.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off" | "never" | "show")
+        }
+        Alias::Unknown => true,
+    }
+}
+
+/// The value of the configuration's `key`, read as [`read`] reads an alias.
+fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path) -> Alias {
     let mut git = Command::new("git");
     git.args(options)
-        .args(["config", "--get", &format!("alias.{subcommand}")])
+        .args(["config", "--get", key])
         .envs(env.iter().copied().filter(|(name, _)| decides_configuration(name)))
         .current_dir(cwd)
         .stdin(Stdio::null())

@@ -341,6 +341,13 @@ pub(crate) fn stored(args: &[&str], literal: &[bool]) -> GitRuns {
     let (section, subsection, variable) = parts(args[*key]);
     let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
     let alias = section == "alias" && subsection.is_none();
+    // A later git guessing at a subcommand it lacks runs its guess: an alias, or another builtin.
+    let off =
+        |value: &str| matches!(value.to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off" | "never" | "show");
+    if section == "help" && variable == "autocorrect" && !(literal[*value] && off(args[*value])) {
+        out.unknown = Some(format!("git config {} …", args[*key]));
+        return out;
+    }
     if !(alias || pager || names_command(&section, &variable)) {
         return out;
     }

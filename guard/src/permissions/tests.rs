@@ -2350,6 +2350,18 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
         assert_eq!(p.check_shell(command, &s.root), unknown(&word), "{command}");
     }
     assert_eq!(p.check_shell("echo x > notes.txt; git status", &s.root), Verdict::Allow);
+    // A subcommand git lacks runs its guess where help.autocorrect says so: `wipf` runs the alias `wipe`.
+    let guess = "git wipf (help.autocorrect may run another command in its place)";
+    for command in ["git -c help.autocorrect=immediate wipf", "git -c help.autocorrect=1 wipf"] {
+        assert_eq!(p.check_shell(command, &s.root), unknown(guess), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("git config help.autocorrect immediate; git wipf", &s.root),
+        unknown("git config help.autocorrect …")
+    );
+    for command in ["git wipf", "git -c help.autocorrect=0 wipf", "git config help.autocorrect never"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
     // Without Bash rules, what an alias reads is still checked.
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
