@@ -2218,6 +2218,9 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         // An editor, `EDITOR` and `VISUAL` too, runs on a file of git's: a program alone is that program on it.
         ("EDITOR='rm -rf qa' git commit", &rm, "`rm -rf qa` matches it"),
         ("VISUAL='rm -rf qa;:' git commit", &rm, "`rm -rf qa` matches it"),
+        // PAGER is git's pager when nothing else gives one.
+        ("PAGER='rm -rf qa' git log", &rm, "`rm -rf qa` matches it"),
+        ("export PAGER='rm -rf qa'; git -p status", &rm, "`rm -rf qa` matches it"),
         ("git -c core.editor=rm commit", &rm, "`rm \"$@\"` matches it"),
         ("GIT_SEQUENCE_EDITOR=rm git rebase -i HEAD~1", &rm, "`rm \"$@\"` matches it"),
         // The environment's settings are read as `-c`'s.
@@ -2274,6 +2277,7 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         // An alias standing for itself, which git refuses, is followed as far as scripts are.
         "git -c alias.x=x x",
         "git -c core.editor=vim commit",
+        "PAGER=less git log",
         "GIT_EDITOR=true EDITOR=nano git commit",
         "git -c sequence.editor=: rebase -i HEAD~1",
     ] {
