@@ -10,7 +10,9 @@
 //! parentheses, outside quotes; the contents of `$(…)`, backticks and
 //! `<(…)` / `>(…)` are split as commands of their own (inside double quotes
 //! too, where the shell still runs them). Heredoc bodies, `#` comments and
-//! `case` patterns are skipped: they are data, not commands. Redirection targets are kept
+//! `case` patterns are skipped: they are data, not commands. A conditional
+//! expression, `[[` to its `]]`, is one command: its `&&`, `||`,
+//! parentheses, `<`, `>` and newlines are the test's. Redirection targets are kept
 //! apart from the words. Unbalanced quotes or parentheses run to the end of
 //! the line, as an unfinished shell line would; nothing here panics.
 
@@ -57,7 +59,9 @@ pub struct Command {
     pub conditional: bool,
     /// The arithmetic it evaluates as written, each without its
     /// parentheses: an arithmetic command's `((…))` (`for ((…))` too) and
-    /// each `$((…))` in its words. Bash evaluates a variable's value there
+    /// each `$((…))` in its words (and in a heredoc's body, with the body's
+    /// `${…}` and `$[…]` that evaluate a subscript, an offset, an
+    /// indirection or a transformation, whole). Bash evaluates a variable's value there
     /// as arithmetic again, and a subscript in that value runs what its
     /// `$(…)` holds, so readers of the line need these texts.
     pub arithmetic: Vec<String>,

@@ -67,13 +67,18 @@ pub(crate) struct Splitter<'a> {
     in_substitution: bool,
     /// The current command's arithmetic so far (see [`Command::arithmetic`]).
     arithmetic: Vec<String>,
+    /// The words being read are a conditional expression's, `[[` up to its
+    /// `]]`: in them `&&`, `||`, `(`, `)`, `<`, `>` and newlines are
+    /// operators of the test, not of the line (`[[ a && x -eq 1 ]]` is one
+    /// command, evaluating `x`).
+    in_test: bool,
 }
 
 /// Whether `word` is a reserved word after which a `(` opens a subshell
 /// (`then`, `do`, `!`, `{`, `time`…), not a name's or pattern's.
 fn precedes_subshell(word: &Word) -> bool {
     let text = if word.quoted.is_empty() { word.text.as_str() } else { "" };
-    matches!(text, "if" | "while" | "until" | "then" | "else" | "elif" | "do" | "!" | "{" | "time")
+    matches!(text, "if" | "while" | "until" | "then" | "else" | "elif" | "do" | "!" | "{" | "time" | "coproc")
 }
 
 /// A word being read: where it started in `src`, and its bytes and quoted parts so far.
@@ -108,6 +113,7 @@ impl<'a> Splitter<'a> {
             in_pattern: false,
             in_substitution: false,
             arithmetic: Vec::new(),
+            in_test: false,
         }
     }
 
@@ -120,6 +126,25 @@ impl<'a> Splitter<'a> {
     pub(crate) fn run(mut self, out: &mut Vec<Command>) -> (u32, usize) {
         while let Some(b) = self.at(self.i) {
             let next = self.at(self.i + 1);
+            if self.in_test && matches!(b, b'&' | b'|' | b'(' | b')' | b'<' | b'>' | b'\n') {
+                // A `]]` right before ends the test first (`[[ a ]]&& b`).
+                self.end_word();
+            }
+            let operator = match (b, next) {
+                (b'&' | b'|', Some(n)) if n == b => 2,
+                (b'<' | b'>', Some(b'(')) => 0,
+                (b'(' | b')' | b'<' | b'>' | b'\n', _) => 1,
+                _ => 0,
+            };
+            if self.in_test && operator > 0 {
+                if b != b'\n' {
+                    let src = self.src;
+                    self.push_in(&src.as_bytes()[self.i..self.i + operator], None);
+                    self.end_word();
+                }
+                self.i += operator;
+                continue;
+            }
             match b {
                 b' ' | b'\t' | b'\r' => {
                     self.end_word();
@@ -322,6 +347,11 @@ impl<'a> Splitter<'a> {
                 if opens || (self.in_pattern && reserved(&word, "esac")) {
                     self.in_pattern = opens;
                 }
+                if !self.in_pattern && reserved(&word, "[[") && self.words.iter().all(|word| keyword(word).is_some()) {
+                    self.in_test = true;
+                } else if reserved(&word, "]]") {
+                    self.in_test = false;
+                }
                 self.words.push(word);
             }
         }
@@ -330,6 +360,7 @@ impl<'a> Splitter<'a> {
     fn end_command(&mut self, end: usize, out: &mut Vec<Command>) {
         self.end_word();
         self.pending = None;
+        self.in_test = false;
         let start = self.cmd_start.take();
         let end = self.comment_at.take().map_or(end, |at| at.min(end));
         let words = std::mem::take(&mut self.words);
@@ -501,6 +532,35 @@ impl<'a> Splitter<'a> {
         while i < end {
             i = match (self.at(i), self.at(i + 1)) {
                 (Some(b'\\'), _) => i + 2,
+                (Some(b'$'), Some(b'{' | b'[')) => {
+                    // An expansion evaluating what may run a command (a subscript, an offset, an
+                    // indirection, a transformation), kept as the arithmetic reading it.
+                    let (open, close) = if self.at(i + 1) == Some(b'{') { (b'{', b'}') } else { (b'[', b']') };
+                    let mut depth = 0usize;
+                    let mut at = i + 1;
+                    while at < end {
+                        match self.at(at) {
+                            Some(b) if b == open => depth += 1,
+                            Some(b) if b == close => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        at += 1;
+                    }
+                    let text = self.src.get(i..(at + 1).min(end)).unwrap_or_default();
+                    let inner = text.get(2..).unwrap_or_default();
+                    let range =
+                        inner.split_once(':').is_some_and(|(_, range)| !range.starts_with(['-', '=', '+', '?']));
+                    let evaluates = open == b'[' || inner.starts_with('!') || inner.contains(['[', '@']) || range;
+                    if evaluates {
+                        self.arithmetic.push(text.to_string());
+                    }
+                    i + 2
+                }
                 (Some(b'$'), Some(b'(')) if self.is_arithmetic(i + 1) => self.arithmetic(i + 1, out) + 1,
                 (Some(b'$'), Some(b'(')) => self.split_to_close(i + 1, out) + 1,
                 (Some(b'`'), _) => self.backtick_commands(i, out) + 1,

@@ -372,13 +372,46 @@ fn the_arithmetic_a_command_evaluates_is_kept_as_written() {
     );
     // A heredoc body's goes with the command that opened it.
     assert_eq!(arithmetic("cat <<E\n$((x))\nE\n"), [one("cat <<E", &["x"])]);
+    // So are its expansions that evaluate (a subscript, an offset, an indirection, a transformation), whole.
+    assert_eq!(
+        arithmetic("cat <<E\n${a[x]} ${s:1} ${!y} ${z@P} $[w] ${HOME} ${v:-d}\nE\n"),
+        [one("cat <<E", &["${a[x]}", "${s:1}", "${!y}", "${z@P}", "$[w]"])]
+    );
+    assert_eq!(arithmetic("cat <<'E'\n${a[x]}\nE\n"), [one("cat <<'E'", &[])]);
+    // `coproc` runs an arithmetic command too.
+    assert_eq!(arithmetic("coproc ((x))"), [one("coproc ((x))", &["x"])]);
 }
 
 #[test]
 fn a_subshell_after_reserved_words_is_one() {
-    for line in ["if true; then (rm a); fi", "for x in a; do (rm a); done", "{ (rm a); }", "! (rm a)", "time (rm a)"] {
+    for line in [
+        "if true; then (rm a); fi",
+        "for x in a; do (rm a); done",
+        "{ (rm a); }",
+        "! (rm a)",
+        "time (rm a)",
+        "coproc (rm a)",
+    ] {
         assert!(words(line).contains(&vec!["rm".to_string(), "a".to_string()]), "{line}: {:?}", words(line));
     }
     // After other words a `(` is no subshell's.
     assert!(!words("echo x (rm a)").contains(&vec!["rm".to_string(), "a".to_string()]));
+}
+
+#[test]
+fn a_conditional_expression_is_one_command_up_to_its_closing_brackets() {
+    let all = |line: &str| {
+        split(line).into_iter().map(|c| c.words.into_iter().map(|w| w.text).collect::<Vec<_>>()).collect::<Vec<_>>()
+    };
+    // Its `&&`, `||`, parentheses, `<` and newlines are the test's.
+    assert_eq!(all("[[ a && (x -eq 1) ]]"), [vec!["[[", "a", "&&", "(", "x", "-eq", "1", ")", "]]"]]);
+    assert_eq!(all("if [[ a < b ||\n c ]]; then :; fi")[0], ["if", "[[", "a", "<", "b", "||", "c", "]]"]);
+    assert!(split("[[ a < b ]]")[0].redirects.is_empty());
+    // After its `]]` the line's operators are again.
+    assert_eq!(all("[[ a ]]&& rm x"), [vec!["[[", "a", "]]"], vec!["rm", "x"]]);
+    assert_eq!(all("[[ a ]] || rm x"), [vec!["[[", "a", "]]"], vec!["rm", "x"]]);
+    // Quoted or as an argument, `[[` opens none; a case pattern is none.
+    assert_eq!(all("echo [[ && rm x"), [vec!["echo", "[["], vec!["rm", "x"]]);
+    assert_eq!(all("'[[' a && rm x"), [vec!["[[", "a"], vec!["rm", "x"]]);
+    assert!(all("case x in [[) rm x;; esac").contains(&vec!["rm".to_string(), "x".to_string()]));
 }

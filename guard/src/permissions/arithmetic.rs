@@ -23,7 +23,7 @@
 
 use lean_ctx_shell_syntax::{Command, Word};
 
-use super::bash::{KEYWORDS, assigned, is_assignment, name_and_subscript};
+use super::bash::{KEYWORDS, assigned, function_header, is_assignment, name_and_subscript};
 use super::variables::{DECLARING, Variables, printf_target};
 
 /// Values evaluated inside values followed at most (`x=y; y=z; ((x))`).
@@ -62,13 +62,16 @@ enum Event {
 
 /// The arithmetic `command` has bash evaluate, each expression as its text.
 fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
-    let mut out: Vec<String> = command.arithmetic.iter().map(|text| text.replace('"', "")).collect();
+    let expansions = body_expansions(command);
+    let arithmetic = command.arithmetic.iter().filter(|text| !is_body_expansion(text));
+    let mut out: Vec<String> = arithmetic.map(|text| text.replace('"', "")).collect();
     let words = &command.words;
-    for word in words.iter().chain(command.redirects.iter().map(|redirect| &redirect.target)) {
+    let targets = command.redirects.iter().map(|redirect| &redirect.target);
+    for word in words.iter().chain(targets).chain(&expansions) {
         out.extend(in_word(word));
     }
-    let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
-    let mut rest = &words[start..];
+    out.extend(compound_subscripts(words));
+    let mut rest = past_keywords(words);
     let assignments = rest.iter().take_while(|word| is_assignment(&word.text)).count();
     for word in &rest[..assignments] {
         out.extend(assignment(word, variables.integer(assigned(&word.text).expect("an assignment").0)));
@@ -95,7 +98,7 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
             }
         }
         // Builtins taking a variable's name expand a subscript in it as arithmetic.
-        "unset" | "read" => {
+        "unset" | "read" | "wait" => {
             let names = texts.iter().filter(|text| !text.starts_with('-'));
             out.extend(names.filter_map(|name| subscript(name)).map(str::to_string));
         }
@@ -110,6 +113,148 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+/// Whether an entry of [`Command::arithmetic`] is an expansion of a
+/// heredoc's body (`${a[x]}`, `$[x]`), not an expression.
+fn is_body_expansion(text: &str) -> bool {
+    text.starts_with("${") || text.starts_with("$[")
+}
+
+/// The expansions of the command's heredoc bodies that evaluate what may
+/// run a command, each as a word written bare.
+fn body_expansions(command: &Command) -> Vec<Word> {
+    let texts = command.arithmetic.iter().filter(|text| is_body_expansion(text));
+    texts.map(|text| Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() }).collect()
+}
+
+/// The words of a command past its leading keywords and a function
+/// definition's header (`f() { local -i n=$1; }`: `local -i n=$1`).
+fn past_keywords(words: &[Word]) -> &[Word] {
+    let keywords = |words: &[Word]| words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
+    let mut rest = &words[keywords(words)..];
+    let header = function_header(rest);
+    if header > 0 {
+        rest = &rest[header..];
+        rest = &rest[keywords(rest)..];
+    }
+    rest
+}
+
+/// The subscripts of a compound array assignment's elements, evaluated as
+/// arithmetic (`b=( [x]=1 )`, `declare -a b=([x]=1 [y]=2)`): the words
+/// from the one opening it (`b=(`) on.
+fn compound_subscripts(words: &[Word]) -> Vec<String> {
+    let Some(open) = words
+        .iter()
+        .position(|word| assigned(&word.text).is_some_and(|(_, rest)| rest.trim_start_matches('+').starts_with("=(")))
+    else {
+        return Vec::new();
+    };
+    let first = words[open].text.split_once("=(").map_or("", |(_, rest)| rest);
+    let elements = std::iter::once(first).chain(words[open + 1..].iter().map(|word| word.text.as_str()));
+    elements
+        .filter(|element| element.starts_with('['))
+        .filter_map(|element| {
+            let close = closing(element, b'[', b']');
+            let after = element.get(close + 1..).unwrap_or_default();
+            (after.starts_with('=') || after.starts_with("+=")).then(|| element[1..close].to_string())
+        })
+        .collect()
+}
+
+/// What of `command` bash evaluates in a way not read here, so that a
+/// command its values hold may run: an expansion a blank cut in the
+/// line's words (`${s: x}`, `${a[ x ]}`, `$[ x ]`), a variable named by a
+/// value (`${!x}`, whose `a[$(…)]` bash expands), or a variable with the
+/// integer attribute set to what is known only when it runs (`read n`).
+fn unreadable(command: &Command, variables: &Variables, env: &[u32]) -> Option<String> {
+    let targets = command.redirects.iter().map(|redirect| &redirect.target);
+    let expansions = body_expansions(command);
+    for word in command.words.iter().chain(targets).chain(&expansions) {
+        let text = &word.text;
+        for (at, _) in text.match_indices('$').filter(|(at, _)| word.expands_at(*at)) {
+            let rest = &text[at + 1..];
+            let close = |open, close| closing(rest, open, close);
+            if rest.starts_with('[') && close(b'[', b']') == rest.len() {
+                return Some(format!("${rest} (arithmetic a blank cuts, not read here)"));
+            }
+            let Some(after) = rest.strip_prefix('{') else { continue };
+            let end = close(b'{', b'}');
+            let inner = &rest[1..end.max(1)];
+            if end == rest.len() && cut_expansion(after) {
+                return Some(format!("${rest} (arithmetic a blank cuts, not read here)"));
+            }
+            // A prompt's expansion (`${x@P}`) runs the substitutions in the value.
+            if let Some(name) = inner.strip_suffix("@P")
+                && variables.value(name, env).is_none_or(|value| value.contains(['$', '`']))
+            {
+                return Some(format!("${{{inner}}} (a value expanded as a prompt, whose $(…) runs)"));
+            }
+            if let Some(name) = inner.strip_prefix('!')
+                && !names_plain_variable(name, variables, env)
+            {
+                return Some(format!("${{{inner}}} (a variable a value names, whose subscript may run a command)"));
+            }
+            let integer_default = name_and_subscript(after)
+                .filter(|(name, rest)| variables.integer(name) && (rest.starts_with(":=") || rest.starts_with('=')));
+            if let Some((name, _)) = integer_default {
+                return Some(format!(
+                    "{name} (an integer variable set to a value evaluated as arithmetic: ${{{inner}}})"
+                ));
+            }
+        }
+    }
+    let rest = past_keywords(&command.words);
+    let assignments = rest.iter().take_while(|word| is_assignment(&word.text)).count();
+    let mut rest = &rest[assignments..];
+    while rest.first().is_some_and(|word| matches!(word.text.as_str(), "builtin" | "command")) {
+        rest = &rest[1..];
+    }
+    let (program, args) = rest.split_first()?;
+    let integer = |text: &str| name_and_subscript(text).is_some_and(|(name, _)| variables.integer(name));
+    let set = match program.text.as_str() {
+        // They set the variables they are given to what they read or are told.
+        "read" | "mapfile" | "readarray" | "getopts" | "wait" => {
+            args.iter().map(|word| word.text.as_str()).find(|text| !text.starts_with('-') && integer(text))
+        }
+        "printf" => printf_target(rest).filter(|name| integer(name)),
+        "for" | "select" => args.first().map(|word| word.text.as_str()).filter(|name| integer(name)).filter(|_| {
+            let words = args.iter().skip(2);
+            program.text == "select" || !words.clone().all(|word| word.is_literal() && word.text.parse::<u64>().is_ok())
+        }),
+        _ => None,
+    };
+    set.map(|name| format!("{name} (an integer variable set to a value evaluated as arithmetic: {})", command.raw))
+}
+
+/// Whether the text of `${…}` after its `!` names a variable whose value
+/// is known to be a plain variable's name (or empty), or lists names or
+/// keys (`${!prefix*}`, `${!a[@]}`): what bash expands then runs nothing.
+fn names_plain_variable(name: &str, variables: &Variables, env: &[u32]) -> bool {
+    let plain = |text: &str| text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if let Some(prefix) = name.strip_suffix(['*', '@']) {
+        return plain(prefix) || prefix.strip_suffix('[').is_some_and(&plain);
+    }
+    let keys =
+        name.strip_suffix(']').and_then(|name| name.strip_suffix(['@', '*'])).and_then(|name| name.strip_suffix('['));
+    // `${!#}`: the last positional parameter.
+    if keys.is_some_and(plain) || name == "#" {
+        return true;
+    }
+    !name.is_empty() && plain(name) && variables.value(name, env).is_some_and(plain)
+}
+
+/// Whether the text after a `${` that its word does not close (a blank cut
+/// it) evaluates arithmetic: a subscript, or an offset after `:`.
+fn cut_expansion(after: &str) -> bool {
+    let after = after.strip_prefix(['#', '!']).unwrap_or(after);
+    let end = match after.bytes().next() {
+        Some(b'@' | b'*' | b'#' | b'?' | b'$' | b'!' | b'-') => 1,
+        _ => after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len()),
+    };
+    let rest = &after[end..];
+    rest.starts_with('[') || rest.strip_prefix(':').is_some_and(|range| !range.starts_with(['-', '=', '+', '?']))
 }
 
 /// The arithmetic an assignment word has evaluated: its subscript
@@ -151,7 +296,17 @@ fn in_word(word: &Word) -> Vec<String> {
 /// and after `:` (not `:-`, `:=`, `:+`, `:?`) an offset and a length.
 fn in_braces(inner: &str) -> Vec<String> {
     let inner = inner.strip_prefix('#').unwrap_or(inner);
-    let Some((name, _)) = name_and_subscript(inner) else { return Vec::new() };
+    // A positional parameter or all of them (`${@:x}`, `${1:x}`) take an offset too.
+    let special = inner
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(inner.len())
+        .max(usize::from(inner.starts_with(['@', '*'])));
+    let name = match name_and_subscript(inner) {
+        Some((name, _)) => name,
+        // `${#:x}`: `$#`'s, the `#` taken above.
+        None if special > 0 || inner.starts_with(':') => &inner[..special],
+        None => return Vec::new(),
+    };
     let mut rest = &inner[name.len()..];
     let mut out = Vec::new();
     if rest.starts_with('[') {
@@ -320,6 +475,9 @@ fn braced(inner: &str, out: &mut Vec<Event>, conditional: &mut bool) {
 /// only when it runs, said with the expression (`x (a value evaluated as
 /// arithmetic: x > 1)`).
 pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> Option<String> {
+    if let Some(unreadable) = unreadable(command, variables, env) {
+        return Some(unreadable);
+    }
     for expr in expressions(command, variables) {
         let mut set = Vec::new();
         for event in events(&expr) {
@@ -430,6 +588,7 @@ mod tests {
     fn subscripts_and_offsets_in_words() {
         let word = |text: &str| Word { span: 0..text.len(), text: text.to_string(), quoted: Vec::new() };
         assert_eq!(in_word(&word("${a[x]}/${#b[y+1]}${c[@]}${s:o:n}$[z]${d:-e}")), ["x", "y+1", "o", "n", "z"]);
+        assert_eq!(in_word(&word("${@:o}${*:p:q}${1:r}${#:-s}${#}")), ["o", "p", "q", "r"]);
         assert_eq!(subscript("a[$(rm x)]"), Some("$(rm x)"));
         assert_eq!(subscript("a[i]=1"), Some("i"));
         assert_eq!(subscript("a"), None);

@@ -761,7 +761,9 @@ fn look_through(
         }
     }
     // What its arithmetic evaluates may run a command known only then.
-    let unknown_program = unknown_program.or_else(|| arithmetic::unknown(command, variables, &place.env));
+    let unknown_program = unknown_program
+        .or_else(|| arithmetic::unknown(command, variables, &place.env))
+        .or_else(|| trace_prompt(&command.words));
     let place = place.clone();
     let invocation = Invocation {
         views,
@@ -872,6 +874,26 @@ fn closing_braces(words: &[Word], starts: &[usize]) -> isize {
     reserved.filter(|word| word.text == "}").count().try_into().unwrap_or(isize::MAX)
 }
 
+/// `PS4=VALUE` set by the command (alone, before a program, or by
+/// `export`, `declare`…) when VALUE may run a command: bash expands it,
+/// substitutions included, before each command it traces once `set -x` is
+/// on (`PS4='$(rm -rf qa)'; set -x; true` runs rm). Such a value, or one
+/// known only when it runs, makes what runs unknown.
+fn trace_prompt(words: &[Word]) -> Option<String> {
+    let words = words.iter().skip_while(|word| KEYWORDS.contains(&word.text.as_str()));
+    let runs = |word: &Word| {
+        let value = word.text.split_once('=').map_or("", |(_, value)| value);
+        !word.is_literal()
+            || value.contains("$(")
+            || value.contains(['`', '['])
+            || value.contains("${!")
+            || value.contains("@P")
+    };
+    let mut set = words.filter(|word| assigned(&word.text).is_some_and(|(name, _)| name == "PS4"));
+    set.find(|word| runs(word))
+        .map(|_| "PS4=… (a prompt bash expands, running its substitutions, where it traces)".to_string())
+}
+
 /// Whether `words` define a function whose body is a `{ … }` group, whose
 /// end the brace that closes it marks.
 fn opens_braced_body(words: &[Word]) -> bool {
@@ -883,7 +905,7 @@ fn opens_braced_body(words: &[Word]) -> bool {
 /// header (`f()`, `f ()`, `function f`, `function f()`, none of it
 /// quoted: `cat '()' .env` reads two files), with the `(` opening a body
 /// run in a subshell: the body's first command follows.
-fn function_header(words: &[Word]) -> usize {
+pub(crate) fn function_header(words: &[Word]) -> usize {
     let bare = |at: usize| words.get(at).filter(|word| word.quoted.is_empty()).map(|word| word.text.as_str());
     let header = match (bare(0), bare(1), bare(2)) {
         (Some("function"), Some(_), Some("()")) => 3,

@@ -214,6 +214,9 @@ pub(crate) fn expand(invocation: &Invocation, cwd: Option<&Path>) -> Result<Opti
             return Err(unknown());
         }
         match read(subcommand, &config_options(globals), &env, cwd) {
+            Alias::None if autocorrects(&config_options(globals), &env, cwd) => {
+                return Err(format!("git {subcommand} (help.autocorrect may run another command in its place)"));
+            }
             Alias::None => continue,
             Alias::Unknown => return Err(unknown()),
             Alias::Value(value) => {
@@ -291,13 +294,51 @@ pub(crate) fn config_options<'a>(globals: &[&'a str]) -> Vec<&'a str> {
     out
 }
 
+/// Whether the variable `name` decides which configuration git reads (its
+/// files, the repository found, settings given as `-c`'s): the only ones
+/// of the line git is run with here. Others would have this git do what
+/// the line asks of its own (`GIT_TRACE=FILE` writes FILE, `PATH` picks
+/// another git).
+fn decides_configuration(name: &str) -> bool {
+    const NAMES: [&str; 7] = [
+        "HOME",
+        "XDG_CONFIG_HOME",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_COMMON_DIR",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    ];
+    name.starts_with("GIT_CONFIG") || NAMES.contains(&name)
+}
+
 /// The alias `subcommand` names, read by git in `cwd` given `options`
-/// (see [`config_options`]) and the variables `env` sets.
+/// (see [`config_options`]) and the variables `env` sets (those deciding
+/// which configuration it reads, see [`decides_configuration`]).
 pub(crate) fn read(subcommand: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path) -> Alias {
+    read_key(&format!("alias.{subcommand}"), options, env, cwd)
+}
+
+/// Whether git, given a subcommand it has neither as a builtin nor as an
+/// alias, may run another it guesses (`help.autocorrect` set to run one:
+/// `git wipf` runs the alias `wipe`, `git psuh` runs push), as its
+/// configuration read as [`read`] reads it says; unknown counts as may.
+fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path) -> bool {
+    match read_key("help.autocorrect", options, env, cwd) {
+        Alias::None => false,
+        Alias::Value(value) => {
+            !matches!(value.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off" | "never" | "show")
+        }
+        Alias::Unknown => true,
+    }
+}
+
+/// The value of the configuration's `key`, read as [`read`] reads an alias.
+fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path) -> Alias {
     let mut git = Command::new("git");
     git.args(options)
-        .args(["config", "--get", &format!("alias.{subcommand}")])
-        .envs(env.iter().copied())
+        .args(["config", "--get", key])
+        .envs(env.iter().copied().filter(|(name, _)| decides_configuration(name)))
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -350,5 +391,11 @@ mod tests {
         assert_eq!(read("y", &[], &home, dir.path()), Alias::None);
         // The line's own `-c` is what git would run.
         assert_eq!(read("x", &["-c", "alias.x=status"], &home, dir.path()), Alias::Value("status".into()));
+        // Variables that have git write a file or run another git are not given to this one.
+        let trace = dir.path().join("trace");
+        let trace = trace.to_str().expect("utf-8");
+        let env = [home[0], home[1], ("GIT_TRACE", trace), ("GIT_TRACE_SETUP", trace), ("PATH", "/nonexistent")];
+        assert_eq!(read("x", &[], &env, dir.path()), Alias::Value("!rm -rf qa".into()));
+        assert!(!dir.path().join("trace").exists());
     }
 }

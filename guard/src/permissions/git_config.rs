@@ -9,7 +9,7 @@
 //! |---|---|
 //! | an alias for the subcommand, `!SCRIPT` | `SCRIPT ARGS…`, a shell script run at the repository's top |
 //! | an alias for the subcommand, `VALUE` | `git GLOBALS… VALUE ARGS…`, in the alias's place |
-//! | `core.pager`, `pager.*`, `GIT_PAGER` | its value, a shell script run at the repository's top |
+//! | `core.pager`, `pager.*`, `GIT_PAGER`, `PAGER` | its value, a shell script run at the repository's top |
 //! | `core.editor`, `sequence.editor`, `GIT_EDITOR`, `GIT_SEQUENCE_EDITOR`, `VISUAL`, `EDITOR` naming a program alone | `PROGRAM "$@"`, a file git passes it |
 //! | any other key naming a command (see [`names_command`]), `--exec-path=`, the other variables of [`COMMAND_VARIABLES`] | a program known only when the command runs, and its value a script as a pager's, unless it names a file (`include.path`) |
 //!
@@ -17,7 +17,7 @@
 
 /// Environment variables naming a command git runs, or configuration that
 /// may name one; git reads `GIT_CONFIG_KEY_n` only with `GIT_CONFIG_COUNT`.
-pub(crate) const COMMAND_VARIABLES: [&str; 16] = [
+pub(crate) const COMMAND_VARIABLES: [&str; 17] = [
     "GIT_CONFIG_PARAMETERS",
     "GIT_CONFIG_COUNT",
     "GIT_CONFIG",
@@ -32,6 +32,8 @@ pub(crate) const COMMAND_VARIABLES: [&str; 16] = [
     "GIT_PROXY_COMMAND",
     "GIT_EXEC_PATH",
     "GIT_PAGER",
+    // Git's pager when neither `GIT_PAGER` nor `core.pager` gives one.
+    "PAGER",
     "VISUAL",
     "EDITOR",
 ];
@@ -123,7 +125,7 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
             out.scripts.push(value.to_string());
         }
         let read = matches!(*name, "GIT_CONFIG_PARAMETERS" | "GIT_CONFIG_COUNT") && from_env.is_some();
-        if !read && editor.is_none() && (*name != "GIT_PAGER" || value.is_none()) {
+        if !read && editor.is_none() && (!matches!(*name, "GIT_PAGER" | "PAGER") || value.is_none()) {
             out.unknown.get_or_insert_with(|| format!("{name}=…"));
         }
     }
@@ -341,6 +343,13 @@ pub(crate) fn stored(args: &[&str], literal: &[bool]) -> GitRuns {
     let (section, subsection, variable) = parts(args[*key]);
     let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
     let alias = section == "alias" && subsection.is_none();
+    // A later git guessing at a subcommand it lacks runs its guess: an alias, or another builtin.
+    let off =
+        |value: &str| matches!(value.to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off" | "never" | "show");
+    if section == "help" && variable == "autocorrect" && !(literal[*value] && off(args[*value])) {
+        out.unknown = Some(format!("git config {} …", args[*key]));
+        return out;
+    }
     if !(alias || pager || names_command(&section, &variable)) {
         return out;
     }

@@ -935,10 +935,18 @@ fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rule
         ("mv a.txt --target-directory=config", "`mv` writes `a.txt` into config"),
         ("install -Dt config a.txt", "`install` writes `a.txt` into config"),
         ("f=config/x; echo x > $f", "`>` names `$f` = `config/x`"),
+        // Editors in place, and programs writing their operands.
+        ("sed -i s/a/b/ config/app.toml", "`sed` writes `config/app.toml`"),
+        ("sed -ni.bak -e p config/app.toml", "`sed` writes `config/app.toml`"),
+        ("perl -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("rsync -a a.txt config/app.toml", "`rsync` writes `config/app.toml`"),
+        ("truncate -s 0 config/app.toml", "`truncate` writes `config/app.toml`"),
+        ("echo x | sponge config/app.toml", "`sponge` writes `config/app.toml`"),
+        ("ed -s config/app.toml", "`ed` writes `config/app.toml`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
-    for command in ["echo x > out.txt", "cp a.txt b.txt", "cat $f", "echo x | tee log"] {
+    for command in ["echo x > out.txt", "cp a.txt b.txt", "cat $f", "echo x | tee log", "sed s/a/b/ config/app.toml"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     // Without Edit rules nothing is lost by running it.
@@ -1759,6 +1767,13 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "nice --5 rm -rf qa",
         "xargs -0 -l rm -rf qa",
         "parallel -j 2 rm -rf ::: qa",
+        // Bash's coproc runs its command, simple or compound, named or not.
+        "coproc rm -rf qa",
+        "coproc ( rm -rf qa )",
+        "coproc X { rm -rf qa; }",
+        "coproc X ( rm -rf qa )",
+        "coproc sudo rm -rf qa",
+        "x=rm; coproc x=ls; $x -rf qa",
     ] {
         assert!(denied(command), "{command}: {:?}", p.check_shell(command, &s.root));
     }
@@ -1990,6 +2005,27 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     assert_eq!(p.check_shell(&format!("{x}((x = 1)); ((x))"), &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}let x=1; echo $((x))"), &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}true && x=1; ((x))"), &s.root), unknown("x", "x"));
+    // A command setting a variable whose name is known only when it runs may set any.
+    for setter in [
+        "printf -v \"$n\" %s \"$v\"",
+        "read \"$n\"",
+        "IFS= read -r $n",
+        "read -a \"$n\"",
+        "declare \"$n=$v\"",
+        "export \"$n\"=$v",
+        "mapfile $n",
+        "getopts ab \"$n\"",
+        "wait -p $n",
+        "builtin printf -v \"$n\" x",
+    ] {
+        assert_eq!(p.check_shell(&format!("x=1; {setter}; ((x))"), &s.root), unknown("x", "x"), "{setter}");
+    }
+    assert_eq!(
+        p.check_shell("x=ls; printf -v \"$n\" rm; $x -rf qa", &s.root),
+        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
+    );
+    let known = "x=1; read -p \"$m\" -a y; mapfile -u \"$fd\" z; declare y=\"$v\"; printf -v y %s \"$v\"; ((x))";
+    assert_eq!(p.check_shell(known, &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}((0 && (x = 1))); ((x))"), &s.root), unknown("x", "x"));
     // Numbers, plain literals and counters the line keeps stay as they were.
     for command in [
@@ -2003,6 +2039,66 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "echo $((RANDOM % 6)) $# $? $$",
         "x=5; [[ $x -eq 5 ]] && [ -v x ] && [[ $y == 0 ]]",
         "echo '$((x))' \\$((1))",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Where bash evaluates what is not read here, each of these runs rm too.
+    let asks = |command: &str| {
+        matches!(p.check_shell(command, &s.root), Verdict::Ask { cause: Some(Cause::UnknownProgram(_)), .. })
+    };
+    for command in [
+        // A variable a value names: bash expands the subscript in its name.
+        "echo ${!x}",
+        "echo ${!1}",
+        "echo ${!a[x]}",
+        // A blank inside `${…}` or `$[…]` cuts the word here, not in bash.
+        "echo ${s: x}",
+        "echo ${s:1: x}",
+        "echo ${a[ x ]}",
+        "echo $[ x ]",
+        // The positional parameters take an offset too.
+        "echo ${@:x}",
+        "echo ${*:1:x}",
+        // A compound assignment's subscripts.
+        "declare -a b=( [x]=1 )",
+        "local -a b=([1]=1 [x]=2)",
+        // In a function's body.
+        "f() { local -i n=$1; }; f x",
+        "function f { declare -i n=$1; }; f x",
+        // `wait -p` stores into a subscript.
+        "sleep 0 & wait -n -p 'a[x]'",
+        "coproc ((x))",
+        // A heredoc's body expands as a word does.
+        "cat <<E\n${a[x]}\nE\n",
+        "cat <<E\n${!x}\nE\n",
+        "cat <<E\n$[x]\nE\n",
+        // `@P` expands the value as a prompt, running its `$(…)`.
+        "echo ${x@P}",
+        // Bash expands PS4, substitutions included, as it traces.
+        "PS4='$(rm -rf qa) '; set -x; true",
+        "export PS4=\"$p\"; bash -xc true",
+        // `[[`'s `&&` and `||` are the test's: what follows them is compared too.
+        "[[ 1 -eq 1 && x -eq 1 ]]",
+        "[[ 0 -eq 1 || ( 1 -eq x ) ]]",
+        // An integer variable evaluates what it is set to, whatever sets it.
+        "declare -i n; read n",
+        "declare -i n; mapfile n",
+        "declare -i n; printf -v n %s \"$1\"",
+        "declare -i n; for n in x; do :; done",
+        "declare -i n; : ${n:=x}",
+    ] {
+        assert!(asks(&format!("{x}{command}")), "{command}: {:?}", p.check_shell(&format!("{x}{command}"), &s.root));
+    }
+    for command in [
+        "y=x; echo ${!y}; x=HOME; echo ${!x} ${!HO*} ${!a[@]} ${!#} ${#@} ${1:-a} \"${x:-a b}\"",
+        "declare -i n; for n in 1 2; do :; done; read m; printf -v z %s x",
+        "b=(1 2 3); echo ${b[@]:1:2} ${#b[@]} ${@:1} ${*:2:1}",
+        "declare -a b=( [0]=1 [1]=2 )",
+        "n=1; [[ n -eq 1 && n -lt 2 ]] && cat README.md",
+        "cat <<E\n${HOME} $HOME ${#HOME} ${x:-a} $((1 + 2)) ${a[0]} ${b:1:2} ${!HO*}\nE\n",
+        "cat <<'E'\n${a[x]} ${!x}\nE\n",
+        "p='\\u@\\h'; echo ${p@P}",
+        "PS4='+ ${BASH_SOURCE}:${LINENO}: '; set -x; true",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -2122,6 +2218,9 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         // An editor, `EDITOR` and `VISUAL` too, runs on a file of git's: a program alone is that program on it.
         ("EDITOR='rm -rf qa' git commit", &rm, "`rm -rf qa` matches it"),
         ("VISUAL='rm -rf qa;:' git commit", &rm, "`rm -rf qa` matches it"),
+        // PAGER is git's pager when nothing else gives one.
+        ("PAGER='rm -rf qa' git log", &rm, "`rm -rf qa` matches it"),
+        ("export PAGER='rm -rf qa'; git -p status", &rm, "`rm -rf qa` matches it"),
         ("git -c core.editor=rm commit", &rm, "`rm \"$@\"` matches it"),
         ("GIT_SEQUENCE_EDITOR=rm git rebase -i HEAD~1", &rm, "`rm \"$@\"` matches it"),
         // The environment's settings are read as `-c`'s.
@@ -2178,6 +2277,7 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         // An alias standing for itself, which git refuses, is followed as far as scripts are.
         "git -c alias.x=x x",
         "git -c core.editor=vim commit",
+        "PAGER=less git log",
         "GIT_EDITOR=true EDITOR=nano git commit",
         "git -c sequence.editor=: rebase -i HEAD~1",
     ] {
@@ -2248,11 +2348,24 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
         ("printf '[alias]\\n\\tx = !rm -rf qa\\n' >> .git/config; git x", "> names .git/config"),
         ("cd src && echo x > ../.git/hooks/pre-commit && git commit -qm x", "> names ../.git/hooks/pre-commit"),
         ("cp /dev/null ~/.gitconfig; git status", "cp writes ~/.gitconfig"),
+        ("sed -i '$a [alias] x = !rm -rf qa' .git/config; git x", "sed writes .git/config"),
     ] {
         let word = format!("git (after {by}, which may configure what it runs)");
         assert_eq!(p.check_shell(command, &s.root), unknown(&word), "{command}");
     }
     assert_eq!(p.check_shell("echo x > notes.txt; git status", &s.root), Verdict::Allow);
+    // A subcommand git lacks runs its guess where help.autocorrect says so: `wipf` runs the alias `wipe`.
+    let guess = "git wipf (help.autocorrect may run another command in its place)";
+    for command in ["git -c help.autocorrect=immediate wipf", "git -c help.autocorrect=1 wipf"] {
+        assert_eq!(p.check_shell(command, &s.root), unknown(guess), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("git config help.autocorrect immediate; git wipf", &s.root),
+        unknown("git config help.autocorrect …")
+    );
+    for command in ["git wipf", "git -c help.autocorrect=0 wipf", "git config help.autocorrect never"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
     // Without Bash rules, what an alias reads is still checked.
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));

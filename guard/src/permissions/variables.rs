@@ -15,7 +15,8 @@
 //! `unset`, `${NAME:=…}` and `NAME=… :` before a special builtin, which
 //! outlives it where the shell follows POSIX (unknown). Any variable may be set by `source`,
 //! `.`, `eval` of a word known only when it runs, a call to a function the
-//! line defines, and any assignment once a name reference exists
+//! line defines, a setter given a name known only when it runs (`printf -v
+//! "$n"`, `read "$n"`, `declare "$n=…"`), and any assignment once a name reference exists
 //! (`declare -n y=x; y=rm` sets x). After `shopt -s lastpipe` a pipeline's
 //! last stage runs in the shell itself, so what a command in an environment
 //! nested in the shell's sets is also unknown in the shell (every nested one,
@@ -254,7 +255,7 @@ impl Variables {
         let nested = place.env.len() > shell.env.len();
         let sets = sets(words);
         let exports = exports(words);
-        if anything || makes_reference(words) {
+        if anything || makes_reference(words) || sets_unknown_name(words) {
             self.count += 1;
             self.any.set(place, self.count);
         }
@@ -301,6 +302,7 @@ impl Variables {
             let program = run_builtin(&words[assignments..]).first().map(|word| basename(&word.text));
             anything |= defined_function(words).is_some()
                 || makes_reference(words)
+                || sets_unknown_name(words)
                 || sets_lastpipe(words)
                 || program.is_some_and(|program| self.may_set_anything(program) || matches!(program, "eval" | "trap"));
             // A setting the same command's arithmetic makes a number is one (`n=$((n + 1))`).
@@ -434,6 +436,60 @@ fn integers(words: &[Word]) -> Vec<String> {
     }
     let names = args.iter().filter(|word| !word.text.starts_with('-'));
     names.filter_map(|word| name_and_subscript(&word.text)).map(|(name, _)| name.to_string()).collect()
+}
+
+/// Whether the command sets a variable whose name is known only when it
+/// runs (`printf -v "$n" …`, `read "$n"`, `declare "$n=…"`): it may set
+/// any variable.
+fn sets_unknown_name(words: &[Word]) -> bool {
+    let assignments = words.iter().take_while(|word| is_assignment(&word.text)).count();
+    let Some((first, args)) = run_builtin(&words[assignments..]).split_first() else { return false };
+    // Whether the name a word gives (before an `=`) expands.
+    let unknown = |word: &Word| {
+        let name_end = word.text.find('=').unwrap_or(word.text.len());
+        (0..name_end).any(|at| word.expands_at(at))
+    };
+    // The words naming variables, past the options taking a value (`read -p PROMPT`) but
+    // those taking a name (`read -a NAME`, `wait -p NAME`).
+    let names = |values: &str, naming: &str| {
+        let mut names = Vec::new();
+        let mut words = args.iter();
+        while let Some(word) = words.next() {
+            match word.text.strip_prefix('-').filter(|cluster| !cluster.is_empty() && *cluster != "-") {
+                Some(cluster) => {
+                    let Some(option) =
+                        cluster.chars().find(|option| values.contains(*option) || naming.contains(*option))
+                    else {
+                        continue;
+                    };
+                    let attached = cluster.len() > cluster.find(option).unwrap_or(0) + 1;
+                    let value = if attached { Some(word) } else { words.next() };
+                    names.extend(value.filter(|_| naming.contains(option)));
+                }
+                None => names.push(word),
+            }
+        }
+        names
+    };
+    match basename(&first.text) {
+        name if DECLARING.contains(&name) => args.iter().filter(|word| !word.text.starts_with('-')).any(unknown),
+        "read" => names("dinNptu", "a").into_iter().any(unknown),
+        "mapfile" | "readarray" => names("dnOsuCc", "").into_iter().any(unknown),
+        "getopts" => args.get(1).is_some_and(unknown),
+        "wait" => names("", "p").into_iter().any(unknown),
+        "unset" => args.iter().filter(|word| !word.text.starts_with('-')).any(unknown),
+        "for" | "select" => args.first().is_some_and(unknown),
+        "printf" => {
+            let options = args.iter().take_while(|word| word.text.starts_with('-') && word.text != "--");
+            let mut options = options.enumerate();
+            options.any(|(at, word)| match word.text.strip_prefix("-v") {
+                Some("") => args.get(at + 1).is_some_and(unknown),
+                Some(_) => unknown(word),
+                None => false,
+            })
+        }
+        _ => false,
+    }
 }
 
 /// Whether the command is `shopt -s … lastpipe …`.

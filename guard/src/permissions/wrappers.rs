@@ -93,7 +93,7 @@ struct Options {
 
 use Takes::{Nothing as N, Optional as O, Splice, Value as V};
 
-static PROGRAMS: [(&str, Options); 26] = [
+static PROGRAMS: [(&str, Options); 27] = [
     ("sudo", Options { options: SUDO, permute: false, abbreviate: true }),
     ("env", Options { options: ENV, permute: false, abbreviate: true }),
     (
@@ -115,6 +115,9 @@ static PROGRAMS: [(&str, Options); 26] = [
     // Bash's builtins: short options only, none after an operand.
     ("command", Options { options: &[('p', "", N), ('v', "", N), ('V', "", N)], permute: false, abbreviate: false }),
     ("builtin", Options { options: &[], permute: false, abbreviate: false }),
+    // Bash's reserved word: `coproc COMMAND…`, or `coproc [NAME] { …; }` (or `( … )`), run in a
+    // subshell; it takes no options, so a word starting with `-` is the command's.
+    ("coproc", Options { options: &[], permute: false, abbreviate: false }),
     ("exec", Options { options: &[('a', "", V), ('c', "", N), ('l', "", N)], permute: false, abbreviate: false }),
     ("xargs", Options { options: XARGS, permute: false, abbreviate: true }),
     // Options it does not list here are many; as it may have another one a
@@ -720,6 +723,12 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
             Some((word, from)) => Run::Split(word, from),
             None => command(first.filter(|&at| args[at] != "-").or(first.map(|at| at + 1))),
         },
+        // A NAME before a compound command; the command in it follows its `{` or `(`.
+        "coproc" => match args {
+            ["{" | "(", ..] => command(Some(1)),
+            [_, "{" | "(", ..] => command(Some(2)),
+            _ => command(Some(0)),
+        },
         // The duration comes before the command.
         "timeout" => command(first.map(|duration| duration + 1)),
         "command" if parsed.has("v") || parsed.has("V") => Run::Nothing,
@@ -846,6 +855,9 @@ mod tests {
         assert_eq!(runs("nice", "--5 -n 2 rm"), Run::Command(3));
         assert_eq!(runs("nice", "-x rm"), Run::Unknown("nice -x".into()));
         assert_eq!(runs("nohup", "-- rm"), Run::Command(1));
+        assert_eq!(runs("coproc", "rm -rf qa"), Run::Command(0));
+        assert_eq!(runs("coproc", "NAME { rm"), Run::Command(2));
+        assert_eq!(runs("coproc", "{ rm"), Run::Command(1));
         assert_eq!(runs("command", "-p rm"), Run::Command(1));
         assert_eq!(runs("command", "-v rm"), Run::Nothing);
         assert_eq!(runs("exec", "-cl -a name rm"), Run::Command(3));

@@ -1,7 +1,9 @@
 //! Programs that write the files their operands name, so `tee config/a`
 //! and `cp x config/` are checked against Edit rules as `> config/a` is:
-//! tee's operands, dd's `of=`, and the destination of cp, mv, install and
-//! ln (the last operand, or the directory `-t`/`--target-directory` gives).
+//! tee's operands, dd's `of=`, the destination of cp, mv, install, ln and
+//! rsync (the last operand, or the directory `-t`/`--target-directory`
+//! gives), the files sed and perl edit in place (`-i`), and the operands
+//! of truncate, sponge, ed and ex.
 
 /// The arguments (indexes into the words after the program) `program`
 /// writes, and whether they are a destination the other operands are
@@ -21,9 +23,71 @@ pub(crate) struct Part {
 }
 
 /// Short options taking a value, per program with a destination.
-const DESTINATIONS: [(&str, &str); 4] = [("cp", "St"), ("mv", "St"), ("ln", "St"), ("install", "StmogS")];
+const DESTINATIONS: [(&str, &str); 5] =
+    [("cp", "St"), ("mv", "St"), ("ln", "St"), ("install", "StmogS"), ("rsync", "eBfTM")];
+
+/// Programs editing the files their operands name, with their short
+/// options taking a value and, for sed and perl, the option (`-i`) that
+/// has them edit in place rather than print.
+const IN_PLACE: [(&str, &str, Option<char>); 5] = [
+    ("sed", "efl", Some('i')),
+    ("perl", "eEIMmlx0C", Some('i')),
+    ("truncate", "sr", None),
+    ("sponge", "", None),
+    ("ed", "p", None),
+];
+
+/// The operands an in-place editor (see [`IN_PLACE`]) writes: all of them,
+/// but the script sed or perl takes as its first when no `-e` gave one;
+/// `None` when it edits none (sed or perl without `-i`).
+fn edited(program: &str, args: &[&str]) -> Option<Written> {
+    let program = if program == "ex" { "ed" } else { program };
+    let (_, values, in_place) = IN_PLACE.iter().find(|(name, _, _)| *name == program)?;
+    let (mut editing, mut script_given) = (in_place.is_none(), false);
+    let mut operands = Vec::new();
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        at += 1;
+        if *arg == "--" {
+            operands.extend(at..args.len());
+            break;
+        } else if let Some(long) = arg.strip_prefix("--") {
+            editing |= long.starts_with("in-place");
+            script_given |= long.starts_with("expression") || long.starts_with("file");
+            // A long option's value after `=`, or the next word for those taking one.
+            let takes = ["expression", "file", "line-length", "size", "reference"];
+            if !long.contains('=') && takes.contains(&long) {
+                at += 1;
+            }
+        } else if let Some(cluster) = arg.strip_prefix('-').filter(|cluster| !cluster.is_empty()) {
+            for (i, option) in cluster.char_indices() {
+                if Some(option) == *in_place {
+                    // Its suffix (`-i.bak`) is the rest of the word.
+                    editing = true;
+                    break;
+                }
+                if values.contains(option) {
+                    script_given |= option == 'e' || option == 'E' || option == 'f';
+                    at += usize::from(i + option.len_utf8() == cluster.len());
+                    break;
+                }
+            }
+        } else {
+            operands.push(at - 1);
+        }
+    }
+    if !editing {
+        return None;
+    }
+    let skip = usize::from(in_place.is_some() && !script_given);
+    let targets = operands.into_iter().skip(skip).map(|word| Part { word, from: 0 }).collect();
+    Some(Written { targets, sources: Vec::new() })
+}
 
 pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
+    if let Some(written) = edited(program, args) {
+        return Some(written);
+    }
     if program == "dd" {
         let targets = (0..args.len()).filter(|&at| args[at].starts_with("of=")).map(|word| Part { word, from: 3 });
         return Some(Written { targets: targets.collect(), sources: Vec::new() });
@@ -105,5 +169,19 @@ mod tests {
         assert_eq!(of("cp", "a"), None);
         assert_eq!(of("cat", "a b"), None);
         assert_eq!(of("dd", "if=a of=b bs=1"), Some((vec![1], vec![])));
+        assert_eq!(of("rsync", "-a -e ssh a b dest"), Some((vec![5], vec![3, 4])));
+        // In place: sed's and perl's script is their first operand unless `-e` gave it.
+        assert_eq!(of("sed", "-i s/a/b/ f g"), Some((vec![2, 3], vec![])));
+        assert_eq!(of("sed", "-ni.bak -e p f"), Some((vec![3], vec![])));
+        assert_eq!(of("sed", "--in-place=.b --expression p f"), Some((vec![3], vec![])));
+        assert_eq!(of("sed", "-Ei s/a/b/ f"), Some((vec![2], vec![])));
+        assert_eq!(of("sed", "s/a/b/ f"), None);
+        assert_eq!(of("sed", "-ei f"), None);
+        assert_eq!(of("perl", "-pi -e s/a/b/ f"), Some((vec![3], vec![])));
+        assert_eq!(of("perl", "-i.bak script.pl f"), Some((vec![2], vec![])));
+        assert_eq!(of("perl", "-e print f"), None);
+        assert_eq!(of("truncate", "-s 0 f g"), Some((vec![2, 3], vec![])));
+        assert_eq!(of("sponge", "-a f"), Some((vec![1], vec![])));
+        assert_eq!(of("ed", "-s f"), Some((vec![1], vec![])));
     }
 }
