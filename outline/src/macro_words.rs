@@ -183,6 +183,29 @@ fn type_head_macros(bytes: &mut [u8]) -> bool {
 /// `name OF((params))` (zlib's `OF`, Tcl's `_ANSI_ARGS_`, BSD's `__P`): the macro and its outer
 /// parentheses blanked, leaving `name    (params) `.
 fn parameter_wrappers(bytes: &mut [u8]) -> bool {
+    each_word(bytes, |bytes, at, end| {
+        let before = bytes[..at].iter().rev().find(|b| !b.is_ascii_whitespace());
+        let after_name =
+            before.is_some_and(|&b| is_word_byte(b) || b == b')') && (at == 0 || !is_word_byte(bytes[at - 1]));
+        let wrapped = bytes.get(end) == Some(&b'(') && bytes.get(end + 1) == Some(&b'(');
+        if !(after_name && wrapped && is_macro_word(&bytes[at..end])) {
+            return false;
+        }
+        let outer = closing(bytes, end, true);
+        let inner = closing(bytes, end + 1, true);
+        let (Some(outer), Some(inner)) = (outer, inner) else { return false };
+        if !bytes[inner + 1..outer].iter().all(u8::is_ascii_whitespace) {
+            return false;
+        }
+        blank(bytes, at..end + 1);
+        blank(bytes, outer..outer + 1);
+        true
+    })
+}
+
+/// Calls `visit` with each word's start and end, in order, and says whether any call changed
+/// `bytes` (a visit may blank, never move, what it looks at).
+fn each_word(bytes: &mut [u8], mut visit: impl FnMut(&mut [u8], usize, usize) -> bool) -> bool {
     let mut changed = false;
     let mut at = 0;
     while at < bytes.len() {
@@ -191,21 +214,7 @@ fn parameter_wrappers(bytes: &mut [u8]) -> bool {
             at += 1;
             continue;
         }
-        let before = bytes[..at].iter().rev().find(|b| !b.is_ascii_whitespace());
-        let after_name =
-            before.is_some_and(|&b| is_word_byte(b) || b == b')') && (at == 0 || !is_word_byte(bytes[at - 1]));
-        let wrapped = bytes.get(end) == Some(&b'(') && bytes.get(end + 1) == Some(&b'(');
-        if after_name && wrapped && is_macro_word(&bytes[at..end]) {
-            let outer = closing(bytes, end, true);
-            let inner = closing(bytes, end + 1, true);
-            if let (Some(outer), Some(inner)) = (outer, inner)
-                && bytes[inner + 1..outer].iter().all(u8::is_ascii_whitespace)
-            {
-                blank(bytes, at..end + 1);
-                blank(bytes, outer..outer + 1);
-                changed = true;
-            }
-        }
+        changed |= visit(bytes, at, end);
         at = end;
     }
     changed
@@ -216,22 +225,12 @@ fn parameter_wrappers(bytes: &mut [u8]) -> bool {
 /// named every such function `BZ_API`. The macro, its `(` and its `)` blanked, leaving `name
 /// (params)`. Only after a type (a word or `*`) and before a parameter list, outside a `#define`.
 fn wrapped_names(bytes: &mut [u8]) -> bool {
-    let mut changed = false;
-    let mut at = 0;
-    while at < bytes.len() {
-        let end = word_end(bytes, at);
-        if end == at {
-            at += 1;
-            continue;
-        }
-        if let Some((name, name_end, close)) = wrapped_name(bytes, at, end) {
-            blank(bytes, at..name);
-            blank(bytes, name_end..close + 1);
-            changed = true;
-        }
-        at = end;
-    }
-    changed
+    each_word(bytes, |bytes, at, end| {
+        let Some((name, name_end, close)) = wrapped_name(bytes, at, end) else { return false };
+        blank(bytes, at..name);
+        blank(bytes, name_end..close + 1);
+        true
+    })
 }
 
 /// For the word `at..end`, a macro wrapping a declarator's name in [`wrapped_names`]: where the
