@@ -546,8 +546,11 @@ impl<'a> Plan<'a> {
         }
         // A log whose lines fold by shape every few lines would otherwise be a string of runs too short to
         // cut: 16,000 lines of `INFO`/`DEBUG`/`WARN` came back as 10,800.
-        let folds: Vec<usize> = self.similar.iter().map(|fold| fold.note).collect();
-        let starts = self.note_starts_except(&folds);
+        let mut fold_notes = vec![false; self.notes.len()];
+        for fold in &self.similar {
+            fold_notes[fold.note] = true;
+        }
+        let starts = self.note_starts_where(|note| !fold_notes[note]);
         let mut run: Vec<usize> = Vec::new();
         for (i, &note_before) in starts.iter().enumerate() {
             let boundary = i == self.len() || note_before || matches!(self.marks[i], Mark::Omit | Mark::Must);
@@ -701,14 +704,14 @@ impl<'a> Plan<'a> {
 
     /// `starts[i]` is true when a note sits before line `i`; notes separate runs for folding and cutting.
     fn note_starts(&self) -> Vec<bool> {
-        self.note_starts_except(&[])
+        self.note_starts_where(|_| true)
     }
 
-    /// [`Plan::note_starts`] of every note but those at the indices `except` into the notes.
-    fn note_starts_except(&self, except: &[usize]) -> Vec<bool> {
+    /// [`Plan::note_starts`] of the notes whose index into the notes `counts`.
+    fn note_starts_where(&self, counts: impl Fn(usize) -> bool) -> Vec<bool> {
         let mut starts = vec![false; self.len() + 1];
         for (k, (at, _)) in self.notes.iter().enumerate() {
-            if !except.contains(&k) {
+            if counts(k) {
                 starts[*at] = true;
             }
         }
