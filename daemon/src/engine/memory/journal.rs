@@ -142,10 +142,18 @@ impl Journal {
         };
         fs::create_dir_all(&self.dir).map_err(|e| failed("create", &self.dir, e))?;
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        let path = self.dir.join(format!("{}-{nanos}.jsonl", std::process::id()));
-        let file =
-            OpenOptions::new().append(true).create_new(true).open(&path).map_err(|e| failed("create", &path, e))?;
-        file.try_lock().map_err(|e| failed("lock", &path, std::io::Error::other(e.to_string())))?;
+        let name = format!("{}-{nanos}", std::process::id());
+        // Locked before it is named as a journal: another process adopting journals takes any
+        // `.jsonl` whose lock is free, and would remove a new one between its creation and lock.
+        let creating = self.dir.join(format!("{name}.new"));
+        let file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(&creating)
+            .map_err(|e| failed("create", &creating, e))?;
+        file.try_lock().map_err(|e| failed("lock", &creating, std::io::Error::other(e.to_string())))?;
+        let path = self.dir.join(format!("{name}.jsonl"));
+        fs::rename(&creating, &path).map_err(|e| failed("name", &path, e))?;
         Ok(Open { path, file, next: 0, unsettled: 0 })
     }
 
@@ -171,11 +179,13 @@ impl Drop for Journal {
 /// The works of a dead process's journal `text` not marked settled, in the order they were
 /// queued; `lost` hears why a line could not be read (a line cut short by the kill is not a
 /// write: `write` appends a line whole).
+/// A work is read back only once it is known unsettled: reading an archived output's back takes
+/// its staged blob, which was moved under its id when the output was put.
 fn unsettled(text: &str, mut lost: impl FnMut(String)) -> Vec<Work> {
     let mut queued = std::collections::BTreeMap::new();
     let mut settled = std::collections::BTreeSet::new();
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
-        match serde_json::from_str::<Line<Work>>(line) {
+        match serde_json::from_str::<Line<serde_json::Value>>(line) {
             Ok(Line::Queued { seq, work }) => {
                 queued.insert(seq, work);
             }
@@ -183,7 +193,14 @@ fn unsettled(text: &str, mut lost: impl FnMut(String)) -> Vec<Work> {
             Err(e) => lost(e.to_string()),
         }
     }
-    queued.into_iter().filter(|(seq, _)| !settled.contains(seq)).map(|(_, work)| work).collect()
+    let mut works = Vec::new();
+    for (_, work) in queued.into_iter().filter(|(seq, _)| !settled.contains(seq)) {
+        match serde_json::from_value::<Work>(work) {
+            Ok(work) => works.push(work),
+            Err(e) => lost(e.to_string()),
+        }
+    }
+    works
 }
 
 #[cfg(test)]
@@ -194,6 +211,19 @@ mod tests {
     use super::super::writes::{Record, Write};
     use super::super::{Memory, now_ms, read_event};
     use super::Journal;
+
+    /// A settled line is not read back: an archived output's names a staged blob that was moved
+    /// under its id when the output was put, and reading it back counted a write made as lost.
+    #[test]
+    fn only_unsettled_works_are_read_back() {
+        let queued = r#"{"Queued":{"seq":0,"work":{"NoSuchWork":1}}}"#;
+        let mut lost = Vec::new();
+        let settled = format!("{queued}\n{{\"Settled\":{{\"seqs\":[0]}}}}\n");
+        assert!(super::unsettled(&settled, |why| lost.push(why)).is_empty());
+        assert!(lost.is_empty(), "{lost:?}");
+        assert!(super::unsettled(&format!("{queued}\n"), |why| lost.push(why)).is_empty());
+        assert_eq!(lost.len(), 1, "an unsettled line that cannot be read back is counted");
+    }
 
     /// A process killed before its writer made what it had queued (kill -9 right after its
     /// answers, another process holding state.db's write lock) lost those writes uncounted. Its

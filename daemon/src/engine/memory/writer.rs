@@ -147,26 +147,20 @@ fn run(db: &Db, queue: &Receiver<Job>) {
 }
 
 /// The jobs settled at once: their writes made in order (consecutive ledger events in one
-/// transaction), then the journal told, then the flushes queued among them answered.
+/// transaction), the journal told of each as soon as it is made (a kill while a later write of
+/// the batch waits for the lock must not make it again), then the flushes queued among them
+/// answered.
 struct Batch {
     patience: Patience,
     events: Vec<Queued>,
     /// The journal's numbers of `events`.
     event_seqs: Vec<u64>,
-    /// The journal's numbers of the works settled.
-    settled: Vec<u64>,
     flushes: Vec<SyncSender<()>>,
 }
 
 impl Batch {
     fn new() -> Batch {
-        Batch {
-            patience: Patience::new(),
-            events: Vec::new(),
-            event_seqs: Vec::new(),
-            settled: Vec::new(),
-            flushes: Vec::new(),
-        }
+        Batch { patience: Patience::new(), events: Vec::new(), event_seqs: Vec::new(), flushes: Vec::new() }
     }
 
     fn take(&mut self, db: &Db, job: Job) {
@@ -185,7 +179,7 @@ impl Batch {
                 if let Err(why) = self.patience.attempt(db, |s| write.apply(s)) {
                     db.lost_write(write.lost_as(), why);
                 }
-                self.settled.extend(seq);
+                db.journal.settled(&Vec::from_iter(seq));
             }
             Job::Flush(done) => self.flushes.push(done),
         }
@@ -209,12 +203,11 @@ impl Batch {
         if let Err(why) = self.patience.attempt(db, |s| s.append_batch(&batch).map(drop)) {
             db.lost(events.iter().map(|event| event.tool.as_str()), why);
         }
-        self.settled.append(&mut self.event_seqs);
+        db.journal.settled(&std::mem::take(&mut self.event_seqs));
     }
 
     fn finish(mut self, db: &Db) {
         self.append(db);
-        db.journal.settled(&self.settled);
         for done in self.flushes {
             let _ = done.send(());
         }
@@ -316,6 +309,7 @@ mod tests {
     use lean_ctx_store::{BUSY_TIMEOUT, Check, CommandKind, GroupBy, Period};
 
     use super::super::{Memory, now_ms, read_event};
+    use super::{Batch, Job, Queued, Work};
     use crate::engine::Caller;
 
     /// Events are appended in batches, all or none: an event the store refuses is counted
@@ -337,6 +331,26 @@ mod tests {
         modes.sort();
         assert_eq!(modes, [("full".to_string(), 1), ("lines".to_string(), 1)]);
         assert_eq!(memory.with(|s| s.verify()).unwrap(), 2);
+    }
+
+    /// A write is marked settled in the journal as soon as it is made, not when its batch ends: a
+    /// later write of the batch may wait the busy timeout for another process's lock, and a kill
+    /// then made the earlier ones twice on replay (the ledger's events among them).
+    #[test]
+    fn a_write_is_marked_settled_as_soon_as_it_is_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let memory = Memory::new(dir.path().join("state.db"), Check::Everything);
+        memory.with(|_| Ok(())).unwrap();
+        let work = Work::Event(Queued::from(&read_event("/p", "s1", "full", 10, 4)));
+        let seq = memory.db.journal.append(&work);
+        let mut batch = Batch::new();
+        batch.take(&memory.db, Job::Work(seq, work));
+        batch.append(&memory.db);
+        let journal = std::fs::read_dir(dir.path().join("journal")).unwrap().next().unwrap().unwrap().path();
+        let left = std::fs::read_to_string(&journal).unwrap();
+        assert!(left.is_empty(), "the made event is still to replay: {left}");
+        batch.finish(&memory.db);
+        assert_eq!(memory.with(|s| s.verify()).unwrap(), 1);
     }
 
     /// A memory whose state.db exists and whose write lock another connection holds, as another
