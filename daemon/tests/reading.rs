@@ -178,7 +178,7 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
                 (true, _) => no_change,
                 (false, true) => format!("[no change in {file} since you last read it]\n"),
                 (false, false) => {
-                    format!("[no change in {file} since your edit of it; you have read only part of it]\n")
+                    format!("[no change in {file} since your edit of it; a full read sends the rest]\n")
                 }
             };
             match *base == text {
@@ -247,7 +247,9 @@ fn stub_appears_exactly_when_the_session_holds_the_current_content_whole() {
                             let hash = blake3::hash(after.as_bytes());
                             let before_hash = blake3::hash(before.as_bytes());
                             let holding = match held {
-                                Some(held) if held.hash == before_hash => Holding { hash, ..held },
+                                Some(held) if held.hash == before_hash => {
+                                    Holding { hash, whole: held.whole, received: held.whole }
+                                }
                                 // Changed since it last saw it: what it saw stays its diff base.
                                 Some(held) => Holding { whole: false, ..held },
                                 None => Holding { hash, whole: false, received: false },
@@ -362,6 +364,20 @@ fn a_diff_after_a_failed_edit_says_the_base_is_what_the_session_read() {
 }
 
 #[test]
+fn after_a_failed_edit_a_successful_one_is_the_diff_base() {
+    // Review: read whole, a failed edit, then a successful one: the base is what its edit wrote, and a
+    // `diff` said "since you last read it".
+    let p = Project::new();
+    p.write("e.rs", &code(0, 100));
+    p.read("s", "e.rs", "full", false);
+    p.edit("s", "e.rs", "no such text", "x").unwrap_err();
+    p.edit("s", "e.rs", "fn item_10() -> u32 { 70 }", "fn item_10() -> u32 { 71 }").unwrap();
+    let unchanged = p.read("s", "e.rs", "diff", false).content;
+    assert_eq!(unchanged, "[no change in e.rs since your edit of it; a full read sends the rest]\n");
+    assert!(!p.read("s", "e.rs", "full", false).stub, "its idea of the file may be wrong: sent");
+}
+
+#[test]
 fn a_session_that_held_the_file_whole_holds_what_it_wrote() {
     let p = Project::new();
     p.write("w.rs", &code(0, 100));
@@ -386,7 +402,7 @@ fn a_session_that_held_part_of_the_file_diffs_from_its_edit_but_reads_in_full() 
     p.read("s", "q.rs", "lines:8-12", false);
     p.edit("s", "q.rs", "fn item_10() -> u32 { 70 }", "fn item_10() -> u32 { 71 }").unwrap();
     let unchanged = p.read("s", "q.rs", "diff", false);
-    assert_eq!(unchanged.content, "[no change in q.rs since your edit of it; you have read only part of it]\n");
+    assert_eq!(unchanged.content, "[no change in q.rs since your edit of it; a full read sends the rest]\n");
     let theirs = p.text("q.rs").replace("fn item_90() -> u32 { 630 }", "fn item_90() -> u32 { 1 }");
     p.write("q.rs", &theirs);
     let diff = p.read("s", "q.rs", "diff", false);

@@ -367,11 +367,12 @@ fn push_incomplete(outline: &Outline, out: &mut String) {
     out.push_str("]\n");
 }
 
-/// `[12 nested keys not listed, in lines 4-40, 52-60; read those lines (lines:4-40) for them]`:
-/// a data file's keys deeper than the key lines name, and where they are.
+/// `[12 nested keys not listed, in lines 4-40, 52-60; read those lines (lines:4-60) for them]`:
+/// a data file's keys deeper than the key lines name, where they are, and one range holding
+/// them all to ask for.
 fn push_unlisted_keys(outline: &Outline, out: &mut String) {
     let keys = &outline.unlisted_keys;
-    let Some(&(start, end)) = keys.spans.first() else { return };
+    let (Some(&(start, _)), Some(&(_, end))) = (keys.spans.first(), keys.spans.last()) else { return };
     let noun = if keys.count == 1 { "key" } else { "keys" };
     let _ = write!(out, "[{} nested {noun} not listed, in ", keys.count);
     push_spans(&keys.spans, out);

@@ -58,7 +58,7 @@ pub struct SearchConfig {
     /// rebuilt, its symbols having come from another extractor.
     pub extractor_version: fn() -> &'static str,
     /// The secrets bm25 never ranks by: the index holds each file's words as this masks them, and
-    /// a scan counts them so (after the request's own mask, when it has one), so a secret's word
+    /// a scan counts them so (or as the request's own mask masks them, when it has one), so a secret's word
     /// finds no file. The index serves every request, so this is the redactor whatever a
     /// request's redaction setting.
     pub index_mask: Option<Mask>,

@@ -189,7 +189,8 @@ impl Store {
             "INSERT INTO session_files (session_id, path, mode, tokens, count, last_ms)
              VALUES (?1, ?2, ?3, ?4, 1, ?5)
              ON CONFLICT (session_id, path) DO UPDATE SET
-                 mode = excluded.mode, tokens = tokens + excluded.tokens, count = count + 1,
+                 mode = CASE WHEN excluded.last_ms >= last_ms THEN excluded.mode ELSE mode END,
+                 tokens = tokens + excluded.tokens, count = count + 1,
                  last_ms = max(last_ms, excluded.last_ms)",
             params![id, path, mode, tokens, at_ms],
         )?;
@@ -391,6 +392,18 @@ mod tests {
         assert!(store.set_task("ghost", "t").is_err());
         let orphans: i64 = store.conn.query_row("SELECT count(*) FROM session_notes", [], |row| row.get(0)).unwrap();
         assert_eq!(orphans, 0);
+    }
+
+    /// A record replayed late (a dead process's journal) counts, but does not make an older mode
+    /// the file's latest.
+    #[test]
+    fn an_older_record_of_a_file_keeps_the_latest_mode_and_time() {
+        let (_dir, mut store) = temp_store();
+        store.touch_session("s1", "/repo", "claude", 1_000).unwrap();
+        store.record_file("s1", "src/lex.rs", "full", 900, 2_000).unwrap();
+        store.record_file("s1", "src/lex.rs", "map", 40, 1_500).unwrap();
+        let file = &store.session("s1").unwrap().unwrap().files[0];
+        assert_eq!((file.mode.as_str(), file.last_ms, file.tokens, file.count), ("full", 2_000, 940, 2));
     }
 
     #[test]

@@ -665,11 +665,6 @@ fn noisy_tests(root: &Path) -> std::path::PathBuf {
     script
 }
 
-/// A session's read, test run and edit while another process held state.db's write lock each
-/// waited the busy timeout (10 s, 14 s for the run: its archive and its session record waited
-/// one each) before they were answered. They are answered at once; once the lock is released
-/// the session holds all three, the run with how it ended, and the id the run's answer named
-/// expands to the whole output.
 /// `lctx expand id` gives exactly what `script` prints when run again.
 fn expands_to_what_it_prints(home: &Home, root: &Path, fallback: bool, id: &str, script: &Path) {
     let expanded = lctx(home, root, fallback, &["expand", id]);
@@ -682,6 +677,11 @@ fn expands_to_what_it_prints(home: &Home, root: &Path, fallback: bool, id: &str,
     );
 }
 
+/// A session's read, test run and edit while another process held state.db's write lock each
+/// waited the busy timeout (10 s, 14 s for the run: its archive and its session record waited
+/// one each) before they were answered. They are answered at once; once the lock is released
+/// the session holds all three, the run with how it ended, and the id the run's answer named
+/// expands to the whole output.
 fn session_writes_wait_for_no_lock(fallback: bool) {
     let home = Home::new();
     let root = project(&home);

@@ -11,7 +11,7 @@
 //! (which would delete the staged blob of an archived output the journal names). What was not
 //! marked settled is journaled again as this process's, then made in the order it was queued.
 //!
-//! An append is one `write` of a line into the page cache, not synced: a killed process loses
+//! An append is a line written into the page cache, not synced: a killed process loses
 //! nothing, as state.db itself (WAL, synchronous NORMAL) loses nothing then; a power loss may
 //! lose the last writes of both.
 
@@ -65,7 +65,9 @@ impl Journal {
         }
         let open = slot.as_mut()?;
         let seq = open.next;
-        let line = serde_json::to_string(&Line::Queued { seq, work }).ok()?;
+        let line = serde_json::to_string(&Line::Queued { seq, work })
+            .map_err(|e| tracing::warn!("cannot journal a write queued for state.db: {e}"))
+            .ok()?;
         if let Err(e) = writeln!(open.file, "{line}") {
             tracing::warn!(
                 "cannot append to {}: {e}; a write queued for state.db is lost if lean-ctxd is killed before making it",

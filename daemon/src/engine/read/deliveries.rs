@@ -95,7 +95,10 @@ impl Deliveries {
         let key = key(session, path);
         let held = match (before, records.get(&key)) {
             (None, _) => Held::whole(after),
-            (Some(before), Some(held)) if held.hash == before => Held { hash: after, ..held },
+            // What it wrote is its base; a base it read whole stays one only while it holds it whole.
+            (Some(before), Some(held)) if held.hash == before => {
+                Held { hash: after, whole: held.whole, received: held.whole }
+            }
             (Some(_), Some(held)) => held.no_longer_whole(),
             (Some(_), None) => Held::diff_base(after),
         };
@@ -151,7 +154,7 @@ mod tests {
         let v2_base = Held::whole(v2).no_longer_whole();
         assert_eq!(d.held("s", path), Some(v2_base), "the file changed since v2: v2, read whole, stays the base");
         d.edited("s", path, Some(v2), v1);
-        assert_eq!(d.held("s", path), Some(Held { hash: v1, ..v2_base }), "a diff base of what it edited");
+        assert_eq!(d.held("s", path), Some(Held::diff_base(v1)), "a diff base of what it edited");
         d.edited("other", path, Some(v3), v1);
         assert_eq!(d.held("other", path), Some(Held::diff_base(v1)), "it held nothing");
         d.edited("new", Path::new("/p/new.rs"), None, v1);

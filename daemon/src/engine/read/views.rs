@@ -117,7 +117,7 @@ pub fn diff(shown: &str, old: &str, new: &str, base: Held) -> String {
     let (unchanged, since) = match (base.whole, base.received) {
         (true, _) => ("since the version you have", "the version you have"),
         (false, true) => ("since you last read it", "as you last read it"),
-        (false, false) => ("since your edit of it; you have read only part of it", "as your edit left it"),
+        (false, false) => ("since your edit of it; a full read sends the rest", "as your edit left it"),
     };
     if old == new {
         return format!("[no change in {shown} {unchanged}]\n");
@@ -188,7 +188,7 @@ mod tests {
         assert!(diff("x.rs", old, new, edited).starts_with("--- a/x.rs (as your edit left it)"));
         assert_eq!(
             diff("x.rs", old, old, edited),
-            "[no change in x.rs since your edit of it; you have read only part of it]\n"
+            "[no change in x.rs since your edit of it; a full read sends the rest]\n"
         );
     }
 
