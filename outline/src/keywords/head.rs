@@ -2,6 +2,7 @@
 //! (Kotlin's `fun findUser(` over `id: Long,` and `): User? {`, PHP's `public function save(User
 //! $user,` over `bool $force): void {}`), so its line shows the whole parameter list.
 
+use super::MAX_LINE;
 use crate::text::collapse;
 
 /// The most lines a declaration's parameters are read over (`void save(` and one a line).
@@ -9,7 +10,9 @@ const MAX_HEAD_LINES: usize = 24;
 
 /// The declaration head starting at `lines[index]`, on one line: with the lines its parameters
 /// continue on (`void save(` over `int id,` and `{required String name}) {`), and a `{` that opens
-/// its block on the next line (Groovy's `void publish()` over `{`).
+/// its block on the next line (Groovy's `void publish()` over `{`). Parameters that do not close
+/// within [`MAX_HEAD_LINES`] lines and [`MAX_LINE`] bytes are not joined: what runs on that long
+/// is a call's data, not a head.
 pub(super) fn head(lines: &[&str], index: usize) -> String {
     let mut head = lines[index].trim().to_string();
     let mut next = index + 1;
@@ -29,12 +32,15 @@ pub(super) fn head(lines: &[&str], index: usize) -> String {
 }
 
 /// `first` with the lines of `rest` it continues on, `depth` parentheses still open at its end,
-/// and how many lines were joined; `None` when they stay open past [`MAX_HEAD_LINES`]. Each line is read
+/// and how many lines were joined; `None` when they stay open past the bounds. Each line is read
 /// once, the depth carried over, so a head never joined costs its bounds, not their square.
 fn joined(first: &str, mut depth: usize, rest: &[&str]) -> Option<(String, usize)> {
     let mut joined = first.to_string();
     for (count, line) in rest.iter().take(MAX_HEAD_LINES).enumerate() {
         let line = line.trim();
+        if joined.len() + 1 + line.len() > MAX_LINE {
+            return None;
+        }
         joined.push(' ');
         joined.push_str(line);
         match still_open(depth, line) {
@@ -53,4 +59,22 @@ fn still_open(depth: usize, text: &str) -> Option<usize> {
         ')' => (depth > 1).then(|| depth - 1),
         _ => Some(depth),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_are_joined_within_the_lines_and_bytes_a_head_is_read_over() {
+        let lines = ["fun save(", "    id: Long,", "    name: String,", "): User {"];
+        assert_eq!(head(&lines, 0), "fun save( id: Long, name: String, ): User {");
+        let tall: Vec<&str> =
+            std::iter::once("fun save(").chain(["id: Long,"; MAX_HEAD_LINES]).chain(["): User {"]).collect();
+        assert_eq!(head(&tall, 0), "fun save(");
+        let fits = format!("{}): User {{", "id: Long, ".repeat(MAX_LINE / 10 - 10));
+        assert!(head(&["fun save(", &fits], 0).ends_with("id: Long, ): User {"));
+        let wide = format!("{}): User {{", "id: Long, ".repeat(MAX_LINE / 10));
+        assert_eq!(head(&["fun save(", &wide], 0), "fun save(");
+    }
 }

@@ -30,7 +30,8 @@ use typed::typed_constructor;
 use crate::model::{Definition, Kind};
 use crate::text::signature_line;
 
-/// Lines longer than this are data or minified code, not a definition's head.
+/// Lines longer than this are data or minified code, not a definition's head; nor are a head's
+/// parameter lines joined past it ([`head`]).
 const MAX_LINE: usize = 1_000;
 
 /// The deepest nesting listed: indentation deeper than this many definitions is a body's detail.
