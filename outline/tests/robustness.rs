@@ -3,7 +3,9 @@
 use std::path::Path;
 use std::time::Instant;
 
-use lean_ctx_outline::{Kind, Language, aggressive, outline, render_map, render_signatures};
+use lean_ctx_outline::{
+    KeywordFamily, Kind, Language, aggressive, keyword_outline, outline, render_map, render_signatures,
+};
 
 #[test]
 fn empty_and_blank_files_have_empty_outlines() {
@@ -91,6 +93,26 @@ fn input_over_the_parse_limit_gets_the_heuristic_outline() {
     assert!(outline.degraded.as_deref().is_some_and(|reason| reason.contains("parse limit")), "{:?}", outline.degraded);
     assert_eq!(outline.items.len(), 250_000);
     assert!(render_map(&outline).starts_with("[outline incomplete: lines 1-750000 not parsed (input is "));
+}
+
+#[test]
+fn keyword_heads_left_open_are_joined_within_a_bound() {
+    // 20,000 calls whose parentheses never close, then a head whose parameters close only on a
+    // 200 kB line: a head is joined with its next lines only as far as the longest line a head is
+    // read from, so the wide head is its own line (in Dart, a call: no function without its body).
+    let calls = "foo(\n".repeat(20_000);
+    let wide = "a: Int, ".repeat(25_000);
+    let general = format!("{calls}fun wide(\n{wide}) {{}}\nfun after() {{}}\n");
+    let typed = format!("{calls}void wide(\n{wide}) {{}}\nvoid after() {{}}\n");
+    let cases: [(KeywordFamily, &str, &[&str]); 2] = [
+        (KeywordFamily::General, &general, &["fun wide", "fun after() {}"]),
+        (KeywordFamily::Typed, &typed, &["void after() {}"]),
+    ];
+    for (family, source, expected) in cases {
+        let definitions = keyword_outline(source, family);
+        let listed: Vec<&str> = definitions.iter().map(|definition| definition.signature.as_str()).collect();
+        assert_eq!(listed, expected, "{family:?}");
+    }
 }
 
 #[test]

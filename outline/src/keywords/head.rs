@@ -2,30 +2,26 @@
 //! (Kotlin's `fun findUser(` over `id: Long,` and `): User? {`, PHP's `public function save(User
 //! $user,` over `bool $force): void {}`), so its line shows the whole parameter list.
 
-use crate::text::{closing, collapse};
+use super::MAX_LINE;
+use crate::text::collapse;
 
 /// The most lines a declaration's parameters are read over (`void save(` and one a line).
 const MAX_HEAD_LINES: usize = 24;
 
 /// The declaration head starting at `lines[index]`, on one line: with the lines its parameters
 /// continue on (`void save(` over `int id,` and `{required String name}) {`), and a `{` that opens
-/// its block on the next line (Groovy's `void publish()` over `{`).
+/// its block on the next line (Groovy's `void publish()` over `{`). Parameters that do not close
+/// within [`MAX_HEAD_LINES`] lines and [`MAX_LINE`] bytes are not joined: what runs on that long
+/// is a call's data, not a head.
 pub(super) fn head(lines: &[&str], index: usize) -> String {
     let mut head = lines[index].trim().to_string();
     let mut next = index + 1;
     if let Some(open) = head.find('(')
-        && closing(&head[open + 1..], '(', ')').is_none()
+        && let Some(depth) = still_open(1, &head[open + 1..])
+        && let Some((joined, count)) = joined(&head, depth, &lines[next..])
     {
-        let mut joined = head.clone();
-        let continued = lines.iter().enumerate().skip(next).take(MAX_HEAD_LINES).find_map(|(at, line)| {
-            joined.push(' ');
-            joined.push_str(line.trim());
-            closing(&joined[open + 1..], '(', ')').map(|_| at + 1)
-        });
-        if let Some(after) = continued {
-            head = collapse(&joined);
-            next = after;
-        }
+        head = collapse(&joined);
+        next += count;
     }
     let opens_next =
         lines[next.min(lines.len())..].iter().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim() == "{");
@@ -33,4 +29,52 @@ pub(super) fn head(lines: &[&str], index: usize) -> String {
         head.push_str(" {");
     }
     head
+}
+
+/// `first` with the lines of `rest` it continues on, `depth` parentheses still open at its end,
+/// and how many lines were joined; `None` when they stay open past the bounds. Each line is read
+/// once, the depth carried over, so a head never joined costs its bounds, not their square.
+fn joined(first: &str, mut depth: usize, rest: &[&str]) -> Option<(String, usize)> {
+    let mut joined = first.to_string();
+    for (count, line) in rest.iter().take(MAX_HEAD_LINES).enumerate() {
+        let line = line.trim();
+        if joined.len() + 1 + line.len() > MAX_LINE {
+            return None;
+        }
+        joined.push(' ');
+        joined.push_str(line);
+        match still_open(depth, line) {
+            Some(open) => depth = open,
+            None => return Some((joined, count + 1)),
+        }
+    }
+    None
+}
+
+/// How many parentheses are open after `text`, `depth` of them open before it; `None` once they
+/// have all closed.
+fn still_open(depth: usize, text: &str) -> Option<usize> {
+    text.chars().try_fold(depth, |depth, c| match c {
+        '(' => Some(depth + 1),
+        ')' => (depth > 1).then(|| depth - 1),
+        _ => Some(depth),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_are_joined_within_the_lines_and_bytes_a_head_is_read_over() {
+        let lines = ["fun save(", "    id: Long,", "    name: String,", "): User {"];
+        assert_eq!(head(&lines, 0), "fun save( id: Long, name: String, ): User {");
+        let tall: Vec<&str> =
+            std::iter::once("fun save(").chain(["id: Long,"; MAX_HEAD_LINES]).chain(["): User {"]).collect();
+        assert_eq!(head(&tall, 0), "fun save(");
+        let fits = format!("{}): User {{", "id: Long, ".repeat(MAX_LINE / 10 - 10));
+        assert!(head(&["fun save(", &fits], 0).ends_with("id: Long, ): User {"));
+        let wide = format!("{}): User {{", "id: Long, ".repeat(MAX_LINE / 10));
+        assert_eq!(head(&["fun save(", &wide], 0), "fun save(");
+    }
 }

@@ -30,7 +30,8 @@ use typed::typed_constructor;
 use crate::model::{Definition, Kind};
 use crate::text::signature_line;
 
-/// Lines longer than this are data or minified code, not a definition's head.
+/// Lines longer than this are data or minified code, not a definition's head; nor are a head's
+/// parameter lines joined past it ([`head`]).
 const MAX_LINE: usize = 1_000;
 
 /// The deepest nesting listed: indentation deeper than this many definitions is a body's detail.
@@ -107,8 +108,10 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             Some(parent) => is_type(found[parent].2.kind),
             None => family != Family::Typed || indent == 0,
         };
-        // A head is read with the lines its parameters continue on.
-        let head = head::head(&lines, index);
+        // A head is read with the lines its parameters continue on: in Dart and Groovy before the
+        // test for a definition, which reads it (`void save(` is a function where its parameters
+        // close); elsewhere only for a line the test, reading the line, finds one on.
+        let mut head = None;
         let found_here = if constants[index] {
             constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
         } else if family == Family::Lua {
@@ -121,9 +124,10 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
                 .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
         } else if family == Family::Typed {
             let class = parent.filter(|_| in_type).map(|parent| found[parent].2.name.as_str());
+            let head = head.insert(head::head(&lines, index));
             class
-                .and_then(|class| typed_constructor(&head, class))
-                .or_else(|| definition(&head, family, in_type))
+                .and_then(|class| typed_constructor(head, class))
+                .or_else(|| definition(head, family, in_type))
                 .map(|(kind, name)| (kind, name, Table::No))
         } else {
             definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No))
@@ -132,6 +136,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         if open.len() >= MAX_NESTING {
             continue;
         }
+        let head = head.unwrap_or_else(|| head::head(&lines, index));
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
         // A value written over the next lines (`const MAP = [`) is left out with its bracket, a
         // table's constructor (`setmetatable({}, {`) with it: its functions follow. A table given
