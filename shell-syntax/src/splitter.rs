@@ -67,6 +67,8 @@ pub(crate) struct Splitter<'a> {
     in_substitution: bool,
     /// The current command's arithmetic so far (see [`Command::arithmetic`]).
     arithmetic: Vec<String>,
+    /// The current command's heredoc expansions so far (see [`Command::body_expansions`]).
+    body_expansions: Vec<String>,
     /// The words being read are a conditional expression's, `[[` up to its
     /// `]]`: in them `&&`, `||`, `(`, `)`, `<`, `>` and newlines are
     /// operators of the test, not of the line (`[[ a && x -eq 1 ]]` is one
@@ -113,6 +115,7 @@ impl<'a> Splitter<'a> {
             in_pattern: false,
             in_substitution: false,
             arithmetic: Vec::new(),
+            body_expansions: Vec::new(),
             in_test: false,
         }
     }
@@ -366,8 +369,9 @@ impl<'a> Splitter<'a> {
         let words = std::mem::take(&mut self.words);
         let redirects = std::mem::take(&mut self.redirects);
         let arithmetic = std::mem::take(&mut self.arithmetic);
+        let body_expansions = std::mem::take(&mut self.body_expansions);
         let Some(start) = start else { return };
-        if words.is_empty() && redirects.is_empty() && arithmetic.is_empty() {
+        if words.is_empty() && redirects.is_empty() && arithmetic.is_empty() && body_expansions.is_empty() {
             return;
         }
         let raw = self.src.get(start..end).unwrap_or_default().trim_end().to_string();
@@ -391,6 +395,7 @@ impl<'a> Splitter<'a> {
             env,
             conditional,
             arithmetic,
+            body_expansions,
         });
     }
 
@@ -518,8 +523,10 @@ impl<'a> Splitter<'a> {
                 self.i = after;
                 // The body is the command's that opened it, which has ended.
                 let arithmetic = std::mem::take(&mut self.arithmetic);
+                let expansions = std::mem::take(&mut self.body_expansions);
                 if let Some(command) = self.own.last().and_then(|&at| out.get_mut(at)) {
                     command.arithmetic.extend(arithmetic);
+                    command.body_expansions.extend(expansions);
                 }
             }
         }
@@ -534,7 +541,7 @@ impl<'a> Splitter<'a> {
                 (Some(b'\\'), _) => i + 2,
                 (Some(b'$'), Some(b'{' | b'[')) => {
                     // An expansion evaluating what may run a command (a subscript, an offset, an
-                    // indirection, a transformation), kept as the arithmetic reading it.
+                    // indirection, a transformation), kept for the readers of its arithmetic.
                     let (open, close) = if self.at(i + 1) == Some(b'{') { (b'{', b'}') } else { (b'[', b']') };
                     let mut depth = 0usize;
                     let mut at = i + 1;
@@ -557,7 +564,7 @@ impl<'a> Splitter<'a> {
                         inner.split_once(':').is_some_and(|(_, range)| !range.starts_with(['-', '=', '+', '?']));
                     let evaluates = open == b'[' || inner.starts_with('!') || inner.contains(['[', '@']) || range;
                     if evaluates {
-                        self.arithmetic.push(text.to_string());
+                        self.body_expansions.push(text.to_string());
                     }
                     i + 2
                 }

@@ -372,12 +372,17 @@ fn the_arithmetic_a_command_evaluates_is_kept_as_written() {
     );
     // A heredoc body's goes with the command that opened it.
     assert_eq!(arithmetic("cat <<E\n$((x))\nE\n"), [one("cat <<E", &["x"])]);
-    // So are its expansions that evaluate (a subscript, an offset, an indirection, a transformation), whole.
+    // Its expansions that evaluate (a subscript, an offset, an indirection, a transformation) are kept whole,
+    // apart from the expressions, which may be written as they are (`((${x}))`).
+    let expansions = |line: &str| split(line).into_iter().map(|c| (c.raw, c.body_expansions)).collect::<Vec<_>>();
     assert_eq!(
-        arithmetic("cat <<E\n${a[x]} ${s:1} ${!y} ${z@P} $[w] ${HOME} ${v:-d}\nE\n"),
+        expansions("cat <<E\n${a[x]} ${s:1} ${!y} ${z@P} $[w] ${HOME} ${v:-d}\nE\n"),
         [one("cat <<E", &["${a[x]}", "${s:1}", "${!y}", "${z@P}", "$[w]"])]
     );
-    assert_eq!(arithmetic("cat <<'E'\n${a[x]}\nE\n"), [one("cat <<'E'", &[])]);
+    assert_eq!(arithmetic("cat <<E\n${a[x]}\nE\n"), [one("cat <<E", &[])]);
+    assert_eq!(expansions("cat <<'E'\n${a[x]}\nE\n"), [one("cat <<'E'", &[])]);
+    assert_eq!(arithmetic("((${x}))"), [one("((${x}))", &["${x}"])]);
+    assert_eq!(expansions("((${x}))"), [one("((${x}))", &[])]);
     // `coproc` runs an arithmetic command too.
     assert_eq!(arithmetic("coproc ((x))"), [one("coproc ((x))", &["x"])]);
 }

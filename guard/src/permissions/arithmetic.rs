@@ -63,8 +63,7 @@ enum Event {
 /// The arithmetic `command` has bash evaluate, each expression as its text.
 fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
     let expansions = body_expansions(command);
-    let arithmetic = command.arithmetic.iter().filter(|text| !is_body_expansion(text));
-    let mut out: Vec<String> = arithmetic.map(|text| text.replace('"', "")).collect();
+    let mut out: Vec<String> = command.arithmetic.iter().map(|text| text.replace('"', "")).collect();
     let words = &command.words;
     let targets = command.redirects.iter().map(|redirect| &redirect.target);
     for word in words.iter().chain(targets).chain(&expansions) {
@@ -115,16 +114,10 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
     out
 }
 
-/// Whether an entry of [`Command::arithmetic`] is an expansion of a
-/// heredoc's body (`${a[x]}`, `$[x]`), not an expression.
-fn is_body_expansion(text: &str) -> bool {
-    text.starts_with("${") || text.starts_with("$[")
-}
-
 /// The expansions of the command's heredoc bodies that evaluate what may
 /// run a command, each as a word written bare.
 fn body_expansions(command: &Command) -> Vec<Word> {
-    let texts = command.arithmetic.iter().filter(|text| is_body_expansion(text));
+    let texts = command.body_expansions.iter();
     texts.map(|text| Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() }).collect()
 }
 

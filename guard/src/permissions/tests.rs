@@ -1984,6 +1984,8 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         ("echo ${s:x:1}", "x", "x"),
         ("for ((i = x; i < 1; i++)); do :; done", "x", "i = x; i < 1; i++"),
         ("y=x; (( y ))", "y", "y"),
+        // Written as a heredoc's expansion is, it is an expression all the same.
+        ("((${x}))", "x", "${x}"),
     ] {
         assert_eq!(p.check_shell(&format!("{x}{command}"), &s.root), unknown(part, expr), "{command}");
     }
