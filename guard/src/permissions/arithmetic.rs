@@ -70,14 +70,9 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
         out.extend(in_word(word));
     }
     out.extend(compound_subscripts(words));
-    let mut rest = past_keywords(words);
-    let assignments = rest.iter().take_while(|word| is_assignment(&word.text)).count();
-    for word in &rest[..assignments] {
+    let (assignments, rest) = leading_assignments(words);
+    for word in assignments {
         out.extend(assignment(word, variables.integer(assigned(&word.text).expect("an assignment").0)));
-    }
-    rest = &rest[assignments..];
-    while rest.first().is_some_and(|word| matches!(word.text.as_str(), "builtin" | "command")) {
-        rest = &rest[1..];
     }
     let Some((program, args)) = rest.split_first() else { return out };
     let texts: Vec<&str> = args.iter().map(|word| word.text.as_str()).collect();
@@ -132,6 +127,31 @@ fn past_keywords(words: &[Word]) -> &[Word] {
         rest = &rest[keywords(rest)..];
     }
     rest
+}
+
+/// A command's leading assignment words (past its keywords), and the
+/// words from its program on, a `builtin` or `command` before it skipped.
+fn leading_assignments(words: &[Word]) -> (&[Word], &[Word]) {
+    let words = past_keywords(words);
+    let count = words.iter().take_while(|word| is_assignment(&word.text)).count();
+    let mut rest = &words[count..];
+    while rest.first().is_some_and(|word| matches!(word.text.as_str(), "builtin" | "command")) {
+        rest = &rest[1..];
+    }
+    (&words[..count], rest)
+}
+
+/// The words of a command that assign for the rest of its shell: a
+/// command of assignments alone, or those a declaring builtin is given
+/// (`declare n=1`). Elsewhere a word like one is an argument (`echo
+/// n=$((1))`), and assignments before a program are its own (`n=$((1))
+/// true` leaves n as it was).
+fn assignment_words(words: &[Word]) -> &[Word] {
+    match leading_assignments(words) {
+        (assignments, []) => assignments,
+        (_, [program, args @ ..]) if DECLARING.contains(&program.text.as_str()) => args,
+        _ => &[],
+    }
 }
 
 /// The subscripts of a compound array assignment's elements, evaluated as
@@ -198,12 +218,7 @@ fn unreadable(command: &Command, variables: &Variables, env: &[u32]) -> Option<S
             }
         }
     }
-    let rest = past_keywords(&command.words);
-    let assignments = rest.iter().take_while(|word| is_assignment(&word.text)).count();
-    let mut rest = &rest[assignments..];
-    while rest.first().is_some_and(|word| matches!(word.text.as_str(), "builtin" | "command")) {
-        rest = &rest[1..];
-    }
+    let (_, rest) = leading_assignments(&command.words);
     let (program, args) = rest.split_first()?;
     let integer = |text: &str| name_and_subscript(text).is_some_and(|(name, _)| variables.integer(name));
     let set = match program.text.as_str() {
@@ -503,7 +518,7 @@ pub(crate) fn numbers(command: &Command, variables: &Variables) -> Vec<String> {
         })
         .collect();
     // A variable with the integer attribute, or assigned one arithmetic expansion (`n=$((n + 1))`).
-    let words = command.words.iter().skip_while(|word| KEYWORDS.contains(&word.text.as_str()));
+    let words = assignment_words(&command.words).iter();
     let numbers = words.filter_map(|word| assigned(&word.text)).filter(|(name, rest)| {
         let value = rest.split_once('=').map_or("", |(_, value)| value);
         variables.integer(name) || is_expansion(value)

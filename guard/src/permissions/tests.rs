@@ -2007,6 +2007,12 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     assert_eq!(p.check_shell(&format!("{x}((x = 1)); ((x))"), &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}let x=1; echo $((x))"), &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}true && x=1; ((x))"), &s.root), unknown("x", "x"));
+    // Only an assignment assigns: not a word like one given to a program, nor one before a program, its own.
+    assert_eq!(p.check_shell(&format!("{x}echo x=$((1)); ((x))"), &s.root), unknown("x", "x"));
+    assert_eq!(p.check_shell(&format!("{x}x=$((1)) true; ((x))"), &s.root), unknown("x", "x"));
+    let in_loop = format!("{x}for i in 1 2; do echo x=$((1)); done; ((x))");
+    assert_eq!(p.check_shell(&in_loop, &s.root), unknown("x", "x"));
+    assert_eq!(p.check_shell(&format!("{x}x=$((1)); declare y=$((2)); ((x + y))"), &s.root), Verdict::Allow);
     // A command setting a variable whose name is known only when it runs may set any.
     for setter in [
         "printf -v \"$n\" %s \"$v\"",
