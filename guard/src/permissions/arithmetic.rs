@@ -21,6 +21,8 @@
 //! array's subscript is no arithmetic, but which arrays are associative is
 //! not followed: theirs are read as indexed ones'.
 
+use std::collections::HashMap;
+
 use lean_ctx_shell_syntax::{Command, Word};
 
 use super::bash::{KEYWORDS, assigned, function_header, is_assignment, name_and_subscript};
@@ -486,6 +488,7 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
     if let Some(unreadable) = unreadable(command, variables, env) {
         return Some(unreadable);
     }
+    let mut known = HashMap::new();
     for expr in expressions(command, variables) {
         let mut set = Vec::new();
         for event in events(&expr) {
@@ -494,7 +497,9 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
                     set.push(name);
                     continue;
                 }
-                Event::Reads(name) if set.contains(&name) || holds_number(&name, variables, env, 0) => continue,
+                Event::Reads(name) if set.contains(&name) || holds_number(&name, variables, env, &mut known, 0) => {
+                    continue;
+                }
                 Event::Reads(name) => name,
                 Event::Unknown(part) => part,
             };
@@ -537,21 +542,35 @@ fn is_expansion(value: &str) -> bool {
 /// Whether `name` is known to hold a number as arithmetic evaluates it:
 /// bash's own counters, a variable the line left holding a number, or one
 /// it set to a literal without `[`, `$` or a backtick whose own variables
-/// are so (`x=y; y=0`).
-fn holds_number(name: &str, variables: &Variables, env: &[u32], depth: usize) -> bool {
-    if NUMBERS.contains(&name) || variables.holds_number(name, env) {
-        return true;
+/// are so (`x=y; y=0`). `known`: the answers so far, each name's
+/// value read once (`v1='v2+v2+v2'; v2='v3+v3+v3'…` would otherwise be
+/// read exponentially often); a name being read counts as no number, so
+/// a cycle (`x=y; y=x`) is none.
+fn holds_number(
+    name: &str,
+    variables: &Variables,
+    env: &[u32],
+    known: &mut HashMap<String, bool>,
+    depth: usize,
+) -> bool {
+    if let Some(&number) = known.get(name) {
+        return number;
     }
-    match variables.value(name, env) {
-        Some(value) if depth < MAX_DEPTH && !value.contains(['[', '$', '`']) => {
-            events(value).into_iter().all(|event| match event {
-                Event::Reads(name) => holds_number(&name, variables, env, depth + 1),
-                Event::Sets(_) => true,
-                Event::Unknown(_) => false,
-            })
-        }
-        _ => false,
-    }
+    known.insert(name.to_string(), false);
+    let number = NUMBERS.contains(&name)
+        || variables.holds_number(name, env)
+        || match variables.value(name, env) {
+            Some(value) if depth < MAX_DEPTH && !value.contains(['[', '$', '`']) => {
+                events(value).into_iter().all(|event| match event {
+                    Event::Reads(name) => holds_number(&name, variables, env, known, depth + 1),
+                    Event::Sets(_) => true,
+                    Event::Unknown(_) => false,
+                })
+            }
+            _ => false,
+        };
+    known.insert(name.to_string(), number);
+    number
 }
 
 #[cfg(test)]
