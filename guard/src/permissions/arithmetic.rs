@@ -31,6 +31,11 @@ use super::variables::{DECLARING, Variables, printf_target};
 /// Values evaluated inside values followed at most (`x=y; y=z; ((x))`).
 const MAX_DEPTH: usize = 8;
 
+/// Subscripts nested inside subscripts read at most (`a[b[c[i]]]`); past
+/// them the expression is unknown: each level is read by a call of its
+/// own, and rescans the rest of the text for its `]`.
+const MAX_NESTING: usize = 64;
+
 /// Variables bash sets to numbers itself.
 const NUMBERS: [&str; 12] = [
     "RANDOM",
@@ -353,13 +358,18 @@ fn closing(text: &str, open: u8, close: u8) -> usize {
 /// What an arithmetic expression does with variables, in order.
 fn events(expr: &str) -> Vec<Event> {
     let mut out = Vec::new();
-    scan(expr, &mut out, &mut false);
+    scan(expr, &mut out, &mut false, 0);
     out
 }
 
 /// Adds what `expr` does to `out`. `conditional`: an `&&`, `||` or `?`
 /// came before, so an assignment after it may not be evaluated.
-fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
+/// `nesting`: the subscripts `expr` is inside.
+fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool, nesting: usize) {
+    if nesting > MAX_NESTING {
+        out.push(Event::Unknown(format!("subscripts nested deeper than {MAX_NESTING}")));
+        return;
+    }
     let bytes = expr.as_bytes();
     let name_end = |from: usize| {
         let rest = bytes.get(from..).unwrap_or_default();
@@ -382,7 +392,7 @@ fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
                 }
                 Some(b'{') => {
                     let close = i + 1 + closing(&expr[i + 1..], b'{', b'}');
-                    braced(&expr[i + 2..close.min(expr.len())], out, conditional);
+                    braced(&expr[i + 2..close.min(expr.len())], out, conditional, nesting);
                     i = close + 1;
                 }
                 Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
@@ -426,7 +436,7 @@ fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
                     // An element: its subscript is evaluated, and its value, not followed.
                     let open = after.expect("checked");
                     let close = open + closing(&expr[open..], b'[', b']');
-                    scan(&expr[open + 1..close.min(expr.len())], out, conditional);
+                    scan(&expr[open + 1..close.min(expr.len())], out, conditional, nesting + 1);
                     let assigned =
                         next_after(close + 1).is_some_and(|at| bytes[at] == b'=' && bytes.get(at + 1) != Some(&b'='));
                     if !assigned {
@@ -460,13 +470,13 @@ fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
 /// What `${…}` (its text `inner`) in arithmetic does: `${NAME}` reads it,
 /// a length (`${#NAME}`, `${#a[@]}`) is a number, anything else is
 /// known only when it runs.
-fn braced(inner: &str, out: &mut Vec<Event>, conditional: &mut bool) {
+fn braced(inner: &str, out: &mut Vec<Event>, conditional: &mut bool, nesting: usize) {
     if let Some(length) = inner.strip_prefix('#') {
         match name_and_subscript(length) {
             Some((name, "")) if length.len() > name.len() => {
                 let subscript = &length[name.len() + 1..length.len() - 1];
                 if subscript != "@" && subscript != "*" {
-                    scan(subscript, out, conditional);
+                    scan(subscript, out, conditional, nesting + 1);
                 }
             }
             Some((_, "")) => {}

@@ -2022,6 +2022,13 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     let started = std::time::Instant::now();
     assert_eq!(p.check_shell(&format!("{line}; ((v0))"), &s.root), Verdict::Allow);
     assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
+    // Subscripts nested past what is followed are unknown, read in time and without exhausting the stack.
+    let deep = format!("(({}0{}))", "a[".repeat(100_000), "]".repeat(100_000));
+    let started = std::time::Instant::now();
+    let verdict = p.check_shell(&deep, &s.root);
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
+    let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
+    assert!(cause.starts_with("subscripts nested deeper than 64"), "{cause}");
     // A command setting a variable whose name is known only when it runs may set any.
     for setter in [
         "printf -v \"$n\" %s \"$v\"",
