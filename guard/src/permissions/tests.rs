@@ -939,6 +939,12 @@ fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rule
         ("sed -i s/a/b/ config/app.toml", "`sed` writes `config/app.toml`"),
         ("sed -ni.bak -e p config/app.toml", "`sed` writes `config/app.toml`"),
         ("perl -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        // -l, -0 and -C take only the digits or letters after them, -M, -m and -x the rest of their word.
+        ("perl -lpi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("perl -l -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("perl -l0pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("perl -0777 -C -Mstrict -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("perl -I lib -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
         ("rsync -a a.txt config/app.toml", "`rsync` writes `config/app.toml`"),
         ("truncate -s 0 config/app.toml", "`truncate` writes `config/app.toml`"),
         ("echo x | sponge config/app.toml", "`sponge` writes `config/app.toml`"),
@@ -946,7 +952,15 @@ fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rule
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
-    for command in ["echo x > out.txt", "cp a.txt b.txt", "cat $f", "echo x | tee log", "sed s/a/b/ config/app.toml"] {
+    for command in [
+        "echo x > out.txt",
+        "cp a.txt b.txt",
+        "cat $f",
+        "echo x | tee log",
+        "sed s/a/b/ config/app.toml",
+        "perl -Mi -CSi -p -e s/a/b/ config/app.toml",
+        "perl -0x1Fpi -e s/a/b/ config/app.toml",
+    ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     // Without Edit rules nothing is lost by running it.
