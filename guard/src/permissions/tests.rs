@@ -2404,6 +2404,14 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
     for command in ["git wipf", "git -c help.autocorrect=0 wipf", "git config help.autocorrect never"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
+    // Each git run to read the configuration counts, found or not: the line's are few, and quick.
+    let many: Vec<String> = (0..40).map(|n| format!("git nosuch{n}")).collect();
+    let started = std::time::Instant::now();
+    assert_eq!(
+        p.check_shell(&many.join("; "), &s.root),
+        unknown("git nosuch8 (an alias its configuration may give, not read)")
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     // Without Bash rules, what an alias reads is still checked.
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
