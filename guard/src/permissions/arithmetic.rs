@@ -234,9 +234,12 @@ fn unreadable(command: &Command, variables: &Variables, env: &[u32]) -> Option<S
             args.iter().map(|word| word.text.as_str()).find(|text| !text.starts_with('-') && integer(text))
         }
         "printf" => printf_target(rest).filter(|name| integer(name)),
+        // Without `in` (`for n; do`), a loop sets it to each positional parameter.
         "for" | "select" => args.first().map(|word| word.text.as_str()).filter(|name| integer(name)).filter(|_| {
             let words = args.iter().skip(2);
-            program.text == "select" || !words.clone().all(|word| word.is_literal() && word.text.parse::<u64>().is_ok())
+            program.text == "select"
+                || args.get(1).is_none_or(|word| word.text != "in")
+                || !words.clone().all(|word| word.is_literal() && word.text.parse::<u64>().is_ok())
         }),
         _ => None,
     };

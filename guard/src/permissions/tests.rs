@@ -2124,12 +2124,17 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "declare -i n; printf -v n %s \"$1\"",
         "declare -i n; for n in x; do :; done",
         "declare -i n; : ${n:=x}",
+        // Without `in` a loop sets it to each positional parameter.
+        "declare -i n; set -- x; for n; do :; done",
+        "declare -i n; for n do :; done",
+        "for n; do ((n)); done",
     ] {
         assert!(asks(&format!("{x}{command}")), "{command}: {:?}", p.check_shell(&format!("{x}{command}"), &s.root));
     }
     for command in [
         "y=x; echo ${!y}; x=HOME; echo ${!x} ${!HO*} ${!a[@]} ${!#} ${#@} ${1:-a} \"${x:-a b}\"",
         "declare -i n; for n in 1 2; do :; done; read m; printf -v z %s x",
+        "declare -i n; for n in; do :; done",
         "b=(1 2 3); echo ${b[@]:1:2} ${#b[@]} ${@:1} ${*:2:1}",
         "declare -a b=( [0]=1 [1]=2 )",
         "n=1; [[ n -eq 1 && n -lt 2 ]] && cat README.md",
