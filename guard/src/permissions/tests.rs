@@ -2264,6 +2264,10 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         // PAGER is git's pager when nothing else gives one.
         ("PAGER='rm -rf qa' git log", &rm, "`rm -rf qa` matches it"),
         ("export PAGER='rm -rf qa'; git -p status", &rm, "`rm -rf qa` matches it"),
+        // Each is checked, whatever else git runs: an alias, what `git config` stores.
+        ("PAGER='rm -rf qa' git -c alias.l=log l", &rm, "`rm -rf qa` matches it"),
+        ("PAGER=cat git config alias.x '!rm -rf qa'", &rm, "`rm -rf qa` matches it"),
+        ("GIT_PAGER=cat git -c alias.x='!rm -rf qa' x", &rm, "`rm -rf qa` matches it"),
         ("git -c core.editor=rm commit", &rm, "`rm \"$@\"` matches it"),
         ("GIT_SEQUENCE_EDITOR=rm git rebase -i HEAD~1", &rm, "`rm \"$@\"` matches it"),
         // The environment's settings are read as `-c`'s.
