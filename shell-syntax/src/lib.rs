@@ -59,7 +59,8 @@ pub struct Command {
     pub conditional: bool,
     /// The arithmetic it evaluates as written, each without its
     /// parentheses: an arithmetic command's `((…))` (`for ((…))` too) and
-    /// each `$((…))` in its words and in a heredoc's body. Bash evaluates a
+    /// each `$((…))` in its words and in a heredoc's body (not one inside
+    /// another, whose text is part of that one's). Bash evaluates a
     /// variable's value there as arithmetic again, and a subscript in that
     /// value runs what its `$(…)` holds, so readers of the line need these
     /// texts.

@@ -8,6 +8,10 @@ use crate::{Command, Quote, Quoted, Redirect, Word};
 /// Nesting of `$(…)` and backticks followed at most.
 pub(crate) const MAX_DEPTH: usize = 8;
 
+/// Arithmetic expansions nested in one another followed at most (`$((
+/// $(( … )) ))`): see [`Splitter::arithmetic_in`].
+const MAX_ARITHMETIC_NESTING: usize = 32;
+
 /// What the next word is, after a redirection operator.
 #[derive(Clone, Copy)]
 enum Pending {
@@ -683,13 +687,27 @@ impl<'a> Splitter<'a> {
     /// `open`; the commands of its substitutions are split, as they run
     /// (`$(( $(rm x) + 1 ))`).
     fn arithmetic(&mut self, open: usize, out: &mut Vec<Command>) -> usize {
+        self.arithmetic_in(open, out, 0)
+    }
+
+    /// [`Splitter::arithmetic`] for one `nesting` arithmetic expansions
+    /// deep in another. Its text is part of the outermost's, so only that
+    /// is kept; past [`MAX_ARITHMETIC_NESTING`] the substitutions are not
+    /// split (each level is a call of its own, and rescans the rest of the
+    /// text for its close), left to the readers of the outermost's text.
+    fn arithmetic_in(&mut self, open: usize, out: &mut Vec<Command>, nesting: usize) -> usize {
         let close = self.find_close(open);
-        let text = self.src.get(open + 2..close.saturating_sub(1).max(open + 2)).unwrap_or_default();
-        self.arithmetic.push(text.to_string());
+        if nesting == 0 {
+            let text = self.src.get(open + 2..close.saturating_sub(1).max(open + 2)).unwrap_or_default();
+            self.arithmetic.push(text.to_string());
+        }
         let mut i = open + 2;
         while i < close {
             i = match (self.at(i), self.at(i + 1)) {
-                (Some(b'$'), Some(b'(')) if self.is_arithmetic(i + 1) => self.arithmetic(i + 1, out) + 1,
+                (Some(b'$'), Some(b'(')) if nesting >= MAX_ARITHMETIC_NESTING => self.find_close(i + 1) + 1,
+                (Some(b'$'), Some(b'(')) if self.is_arithmetic(i + 1) => {
+                    self.arithmetic_in(i + 1, out, nesting + 1) + 1
+                }
                 (Some(b'$'), Some(b'(')) => self.split_to_close(i + 1, out) + 1,
                 (Some(b'`'), _) => self.backtick_commands(i, out) + 1,
                 _ => i + 1,

@@ -2043,6 +2043,13 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
     assert!(cause.starts_with("subscripts nested deeper than 64"), "{cause}");
+    // As are arithmetic expansions nested past what is followed: their substitutions are unknown.
+    let deep = format!("(({}$(rm -rf qa){}))", "$((".repeat(100_000), "))".repeat(100_000));
+    let started = std::time::Instant::now();
+    let verdict = p.check_shell(&deep, &s.root);
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
+    let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
+    assert!(cause.starts_with("$( (a value evaluated as arithmetic"), "{cause}");
     // A command setting a variable whose name is known only when it runs may set any.
     for setter in [
         "printf -v \"$n\" %s \"$v\"",
