@@ -59,12 +59,17 @@ pub struct Command {
     pub conditional: bool,
     /// The arithmetic it evaluates as written, each without its
     /// parentheses: an arithmetic command's `((…))` (`for ((…))` too) and
-    /// each `$((…))` in its words (and in a heredoc's body, with the body's
-    /// `${…}` and `$[…]` that evaluate a subscript, an offset, an
-    /// indirection or a transformation, whole). Bash evaluates a variable's value there
-    /// as arithmetic again, and a subscript in that value runs what its
-    /// `$(…)` holds, so readers of the line need these texts.
+    /// each `$((…))` in its words and in a heredoc's body (not one inside
+    /// another, whose text is part of that one's). Bash evaluates a
+    /// variable's value there as arithmetic again, and a subscript in that
+    /// value runs what its `$(…)` holds, so readers of the line need these
+    /// texts.
     pub arithmetic: Vec<String>,
+    /// The expansions of its heredocs' bodies that evaluate a subscript, an
+    /// offset, an indirection or a transformation (`${a[x]}`, `$[x]`),
+    /// each whole as written: kept apart from [`Command::arithmetic`], whose
+    /// expressions may be written the same (`((${x}))`).
+    pub body_expansions: Vec<String>,
 }
 
 /// A word of a [`Command`].

@@ -8,6 +8,10 @@ use crate::{Command, Quote, Quoted, Redirect, Word};
 /// Nesting of `$(…)` and backticks followed at most.
 pub(crate) const MAX_DEPTH: usize = 8;
 
+/// Arithmetic expansions nested in one another followed at most (`$((
+/// $(( … )) ))`): see [`Splitter::arithmetic_in`].
+const MAX_ARITHMETIC_NESTING: usize = 32;
+
 /// What the next word is, after a redirection operator.
 #[derive(Clone, Copy)]
 enum Pending {
@@ -67,6 +71,8 @@ pub(crate) struct Splitter<'a> {
     in_substitution: bool,
     /// The current command's arithmetic so far (see [`Command::arithmetic`]).
     arithmetic: Vec<String>,
+    /// The current command's heredoc expansions so far (see [`Command::body_expansions`]).
+    body_expansions: Vec<String>,
     /// The words being read are a conditional expression's, `[[` up to its
     /// `]]`: in them `&&`, `||`, `(`, `)`, `<`, `>` and newlines are
     /// operators of the test, not of the line (`[[ a && x -eq 1 ]]` is one
@@ -113,6 +119,7 @@ impl<'a> Splitter<'a> {
             in_pattern: false,
             in_substitution: false,
             arithmetic: Vec::new(),
+            body_expansions: Vec::new(),
             in_test: false,
         }
     }
@@ -366,8 +373,9 @@ impl<'a> Splitter<'a> {
         let words = std::mem::take(&mut self.words);
         let redirects = std::mem::take(&mut self.redirects);
         let arithmetic = std::mem::take(&mut self.arithmetic);
+        let body_expansions = std::mem::take(&mut self.body_expansions);
         let Some(start) = start else { return };
-        if words.is_empty() && redirects.is_empty() && arithmetic.is_empty() {
+        if words.is_empty() && redirects.is_empty() && arithmetic.is_empty() && body_expansions.is_empty() {
             return;
         }
         let raw = self.src.get(start..end).unwrap_or_default().trim_end().to_string();
@@ -391,6 +399,7 @@ impl<'a> Splitter<'a> {
             env,
             conditional,
             arithmetic,
+            body_expansions,
         });
     }
 
@@ -518,8 +527,10 @@ impl<'a> Splitter<'a> {
                 self.i = after;
                 // The body is the command's that opened it, which has ended.
                 let arithmetic = std::mem::take(&mut self.arithmetic);
+                let expansions = std::mem::take(&mut self.body_expansions);
                 if let Some(command) = self.own.last().and_then(|&at| out.get_mut(at)) {
                     command.arithmetic.extend(arithmetic);
+                    command.body_expansions.extend(expansions);
                 }
             }
         }
@@ -534,7 +545,7 @@ impl<'a> Splitter<'a> {
                 (Some(b'\\'), _) => i + 2,
                 (Some(b'$'), Some(b'{' | b'[')) => {
                     // An expansion evaluating what may run a command (a subscript, an offset, an
-                    // indirection, a transformation), kept as the arithmetic reading it.
+                    // indirection, a transformation), kept for the readers of its arithmetic.
                     let (open, close) = if self.at(i + 1) == Some(b'{') { (b'{', b'}') } else { (b'[', b']') };
                     let mut depth = 0usize;
                     let mut at = i + 1;
@@ -557,7 +568,7 @@ impl<'a> Splitter<'a> {
                         inner.split_once(':').is_some_and(|(_, range)| !range.starts_with(['-', '=', '+', '?']));
                     let evaluates = open == b'[' || inner.starts_with('!') || inner.contains(['[', '@']) || range;
                     if evaluates {
-                        self.arithmetic.push(text.to_string());
+                        self.body_expansions.push(text.to_string());
                     }
                     i + 2
                 }
@@ -676,13 +687,27 @@ impl<'a> Splitter<'a> {
     /// `open`; the commands of its substitutions are split, as they run
     /// (`$(( $(rm x) + 1 ))`).
     fn arithmetic(&mut self, open: usize, out: &mut Vec<Command>) -> usize {
+        self.arithmetic_in(open, out, 0)
+    }
+
+    /// [`Splitter::arithmetic`] for one `nesting` arithmetic expansions
+    /// deep in another. Its text is part of the outermost's, so only that
+    /// is kept; past [`MAX_ARITHMETIC_NESTING`] the substitutions are not
+    /// split (each level is a call of its own, and rescans the rest of the
+    /// text for its close), left to the readers of the outermost's text.
+    fn arithmetic_in(&mut self, open: usize, out: &mut Vec<Command>, nesting: usize) -> usize {
         let close = self.find_close(open);
-        let text = self.src.get(open + 2..close.saturating_sub(1).max(open + 2)).unwrap_or_default();
-        self.arithmetic.push(text.to_string());
+        if nesting == 0 {
+            let text = self.src.get(open + 2..close.saturating_sub(1).max(open + 2)).unwrap_or_default();
+            self.arithmetic.push(text.to_string());
+        }
         let mut i = open + 2;
         while i < close {
             i = match (self.at(i), self.at(i + 1)) {
-                (Some(b'$'), Some(b'(')) if self.is_arithmetic(i + 1) => self.arithmetic(i + 1, out) + 1,
+                (Some(b'$'), Some(b'(')) if nesting >= MAX_ARITHMETIC_NESTING => self.find_close(i + 1) + 1,
+                (Some(b'$'), Some(b'(')) if self.is_arithmetic(i + 1) => {
+                    self.arithmetic_in(i + 1, out, nesting + 1) + 1
+                }
                 (Some(b'$'), Some(b'(')) => self.split_to_close(i + 1, out) + 1,
                 (Some(b'`'), _) => self.backtick_commands(i, out) + 1,
                 _ => i + 1,

@@ -341,6 +341,13 @@ fn a_substitution_ends_at_the_paren_the_shell_closes_it_with() {
     // What an arithmetic expansion's substitutions run is split.
     assert_eq!(words("echo $(( $(rm -rf x) + 1 ))"), [vec!["rm", "-rf", "x"], vec!["echo", "$(( $(rm -rf x) + 1 ))"]]);
     assert_eq!(words("echo $(( `rm y` + $(( $(rm z) )) ))")[..2], [vec!["rm", "y"], vec!["rm", "z"]]);
+    // Nested past what is followed, its substitutions are left in the outermost's text, read quickly.
+    let deep = format!("(({}$(rm z){}))", "$((".repeat(100_000), "))".repeat(100_000));
+    let started = std::time::Instant::now();
+    let commands = split(&deep);
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
+    assert_eq!(commands.len(), 1);
+    assert_eq!(commands[0].arithmetic, [&deep[2..deep.len() - 2]]);
 }
 
 #[test]
@@ -372,14 +379,21 @@ fn the_arithmetic_a_command_evaluates_is_kept_as_written() {
     );
     // A heredoc body's goes with the command that opened it.
     assert_eq!(arithmetic("cat <<E\n$((x))\nE\n"), [one("cat <<E", &["x"])]);
-    // So are its expansions that evaluate (a subscript, an offset, an indirection, a transformation), whole.
+    // Its expansions that evaluate (a subscript, an offset, an indirection, a transformation) are kept whole,
+    // apart from the expressions, which may be written as they are (`((${x}))`).
+    let expansions = |line: &str| split(line).into_iter().map(|c| (c.raw, c.body_expansions)).collect::<Vec<_>>();
     assert_eq!(
-        arithmetic("cat <<E\n${a[x]} ${s:1} ${!y} ${z@P} $[w] ${HOME} ${v:-d}\nE\n"),
+        expansions("cat <<E\n${a[x]} ${s:1} ${!y} ${z@P} $[w] ${HOME} ${v:-d}\nE\n"),
         [one("cat <<E", &["${a[x]}", "${s:1}", "${!y}", "${z@P}", "$[w]"])]
     );
-    assert_eq!(arithmetic("cat <<'E'\n${a[x]}\nE\n"), [one("cat <<'E'", &[])]);
+    assert_eq!(arithmetic("cat <<E\n${a[x]}\nE\n"), [one("cat <<E", &[])]);
+    assert_eq!(expansions("cat <<'E'\n${a[x]}\nE\n"), [one("cat <<'E'", &[])]);
+    assert_eq!(arithmetic("((${x}))"), [one("((${x}))", &["${x}"])]);
+    assert_eq!(expansions("((${x}))"), [one("((${x}))", &[])]);
     // `coproc` runs an arithmetic command too.
     assert_eq!(arithmetic("coproc ((x))"), [one("coproc ((x))", &["x"])]);
+    // One inside another is part of that one's text.
+    assert_eq!(arithmetic("echo $(( $((x)) + 1 ))"), [one("echo $(( $((x)) + 1 ))", &[" $((x)) + 1 "])]);
 }
 
 #[test]

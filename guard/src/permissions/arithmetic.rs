@@ -21,6 +21,8 @@
 //! array's subscript is no arithmetic, but which arrays are associative is
 //! not followed: theirs are read as indexed ones'.
 
+use std::collections::HashMap;
+
 use lean_ctx_shell_syntax::{Command, Word};
 
 use super::bash::{KEYWORDS, assigned, function_header, is_assignment, name_and_subscript};
@@ -28,6 +30,11 @@ use super::variables::{DECLARING, Variables, printf_target};
 
 /// Values evaluated inside values followed at most (`x=y; y=z; ((x))`).
 const MAX_DEPTH: usize = 8;
+
+/// Subscripts nested inside subscripts read at most (`a[b[c[i]]]`); past
+/// them the expression is unknown: each level is read by a call of its
+/// own, and rescans the rest of the text for its `]`.
+const MAX_NESTING: usize = 64;
 
 /// Variables bash sets to numbers itself.
 const NUMBERS: [&str; 12] = [
@@ -63,22 +70,16 @@ enum Event {
 /// The arithmetic `command` has bash evaluate, each expression as its text.
 fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
     let expansions = body_expansions(command);
-    let arithmetic = command.arithmetic.iter().filter(|text| !is_body_expansion(text));
-    let mut out: Vec<String> = arithmetic.map(|text| text.replace('"', "")).collect();
+    let mut out: Vec<String> = command.arithmetic.iter().map(|text| text.replace('"', "")).collect();
     let words = &command.words;
     let targets = command.redirects.iter().map(|redirect| &redirect.target);
     for word in words.iter().chain(targets).chain(&expansions) {
         out.extend(in_word(word));
     }
     out.extend(compound_subscripts(words));
-    let mut rest = past_keywords(words);
-    let assignments = rest.iter().take_while(|word| is_assignment(&word.text)).count();
-    for word in &rest[..assignments] {
+    let (assignments, rest) = leading_assignments(words);
+    for word in assignments {
         out.extend(assignment(word, variables.integer(assigned(&word.text).expect("an assignment").0)));
-    }
-    rest = &rest[assignments..];
-    while rest.first().is_some_and(|word| matches!(word.text.as_str(), "builtin" | "command")) {
-        rest = &rest[1..];
     }
     let Some((program, args)) = rest.split_first() else { return out };
     let texts: Vec<&str> = args.iter().map(|word| word.text.as_str()).collect();
@@ -115,16 +116,10 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
     out
 }
 
-/// Whether an entry of [`Command::arithmetic`] is an expansion of a
-/// heredoc's body (`${a[x]}`, `$[x]`), not an expression.
-fn is_body_expansion(text: &str) -> bool {
-    text.starts_with("${") || text.starts_with("$[")
-}
-
 /// The expansions of the command's heredoc bodies that evaluate what may
 /// run a command, each as a word written bare.
 fn body_expansions(command: &Command) -> Vec<Word> {
-    let texts = command.arithmetic.iter().filter(|text| is_body_expansion(text));
+    let texts = command.body_expansions.iter();
     texts.map(|text| Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() }).collect()
 }
 
@@ -139,6 +134,31 @@ fn past_keywords(words: &[Word]) -> &[Word] {
         rest = &rest[keywords(rest)..];
     }
     rest
+}
+
+/// A command's leading assignment words (past its keywords), and the
+/// words from its program on, a `builtin` or `command` before it skipped.
+fn leading_assignments(words: &[Word]) -> (&[Word], &[Word]) {
+    let words = past_keywords(words);
+    let count = words.iter().take_while(|word| is_assignment(&word.text)).count();
+    let mut rest = &words[count..];
+    while rest.first().is_some_and(|word| matches!(word.text.as_str(), "builtin" | "command")) {
+        rest = &rest[1..];
+    }
+    (&words[..count], rest)
+}
+
+/// The words of a command that assign for the rest of its shell: a
+/// command of assignments alone, or those a declaring builtin is given
+/// (`declare n=1`). Elsewhere a word like one is an argument (`echo
+/// n=$((1))`), and assignments before a program are its own (`n=$((1))
+/// true` leaves n as it was).
+fn assignment_words(words: &[Word]) -> &[Word] {
+    match leading_assignments(words) {
+        (assignments, []) => assignments,
+        (_, [program, args @ ..]) if DECLARING.contains(&program.text.as_str()) => args,
+        _ => &[],
+    }
 }
 
 /// The subscripts of a compound array assignment's elements, evaluated as
@@ -205,12 +225,7 @@ fn unreadable(command: &Command, variables: &Variables, env: &[u32]) -> Option<S
             }
         }
     }
-    let rest = past_keywords(&command.words);
-    let assignments = rest.iter().take_while(|word| is_assignment(&word.text)).count();
-    let mut rest = &rest[assignments..];
-    while rest.first().is_some_and(|word| matches!(word.text.as_str(), "builtin" | "command")) {
-        rest = &rest[1..];
-    }
+    let (_, rest) = leading_assignments(&command.words);
     let (program, args) = rest.split_first()?;
     let integer = |text: &str| name_and_subscript(text).is_some_and(|(name, _)| variables.integer(name));
     let set = match program.text.as_str() {
@@ -219,9 +234,12 @@ fn unreadable(command: &Command, variables: &Variables, env: &[u32]) -> Option<S
             args.iter().map(|word| word.text.as_str()).find(|text| !text.starts_with('-') && integer(text))
         }
         "printf" => printf_target(rest).filter(|name| integer(name)),
+        // Without `in` (`for n; do`), a loop sets it to each positional parameter.
         "for" | "select" => args.first().map(|word| word.text.as_str()).filter(|name| integer(name)).filter(|_| {
             let words = args.iter().skip(2);
-            program.text == "select" || !words.clone().all(|word| word.is_literal() && word.text.parse::<u64>().is_ok())
+            program.text == "select"
+                || args.get(1).is_none_or(|word| word.text != "in")
+                || !words.clone().all(|word| word.is_literal() && word.text.parse::<u64>().is_ok())
         }),
         _ => None,
     };
@@ -343,13 +361,18 @@ fn closing(text: &str, open: u8, close: u8) -> usize {
 /// What an arithmetic expression does with variables, in order.
 fn events(expr: &str) -> Vec<Event> {
     let mut out = Vec::new();
-    scan(expr, &mut out, &mut false);
+    scan(expr, &mut out, &mut false, 0);
     out
 }
 
 /// Adds what `expr` does to `out`. `conditional`: an `&&`, `||` or `?`
 /// came before, so an assignment after it may not be evaluated.
-fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
+/// `nesting`: the subscripts `expr` is inside.
+fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool, nesting: usize) {
+    if nesting > MAX_NESTING {
+        out.push(Event::Unknown(format!("subscripts nested deeper than {MAX_NESTING}")));
+        return;
+    }
     let bytes = expr.as_bytes();
     let name_end = |from: usize| {
         let rest = bytes.get(from..).unwrap_or_default();
@@ -372,7 +395,7 @@ fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
                 }
                 Some(b'{') => {
                     let close = i + 1 + closing(&expr[i + 1..], b'{', b'}');
-                    braced(&expr[i + 2..close.min(expr.len())], out, conditional);
+                    braced(&expr[i + 2..close.min(expr.len())], out, conditional, nesting);
                     i = close + 1;
                 }
                 Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
@@ -416,7 +439,7 @@ fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
                     // An element: its subscript is evaluated, and its value, not followed.
                     let open = after.expect("checked");
                     let close = open + closing(&expr[open..], b'[', b']');
-                    scan(&expr[open + 1..close.min(expr.len())], out, conditional);
+                    scan(&expr[open + 1..close.min(expr.len())], out, conditional, nesting + 1);
                     let assigned =
                         next_after(close + 1).is_some_and(|at| bytes[at] == b'=' && bytes.get(at + 1) != Some(&b'='));
                     if !assigned {
@@ -450,13 +473,13 @@ fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool) {
 /// What `${…}` (its text `inner`) in arithmetic does: `${NAME}` reads it,
 /// a length (`${#NAME}`, `${#a[@]}`) is a number, anything else is
 /// known only when it runs.
-fn braced(inner: &str, out: &mut Vec<Event>, conditional: &mut bool) {
+fn braced(inner: &str, out: &mut Vec<Event>, conditional: &mut bool, nesting: usize) {
     if let Some(length) = inner.strip_prefix('#') {
         match name_and_subscript(length) {
             Some((name, "")) if length.len() > name.len() => {
                 let subscript = &length[name.len() + 1..length.len() - 1];
                 if subscript != "@" && subscript != "*" {
-                    scan(subscript, out, conditional);
+                    scan(subscript, out, conditional, nesting + 1);
                 }
             }
             Some((_, "")) => {}
@@ -478,6 +501,7 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
     if let Some(unreadable) = unreadable(command, variables, env) {
         return Some(unreadable);
     }
+    let mut known = HashMap::new();
     for expr in expressions(command, variables) {
         let mut set = Vec::new();
         for event in events(&expr) {
@@ -486,7 +510,9 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
                     set.push(name);
                     continue;
                 }
-                Event::Reads(name) if set.contains(&name) || holds_number(&name, variables, env, 0) => continue,
+                Event::Reads(name) if set.contains(&name) || holds_number(&name, variables, env, &mut known, 0) => {
+                    continue;
+                }
                 Event::Reads(name) => name,
                 Event::Unknown(part) => part,
             };
@@ -510,7 +536,7 @@ pub(crate) fn numbers(command: &Command, variables: &Variables) -> Vec<String> {
         })
         .collect();
     // A variable with the integer attribute, or assigned one arithmetic expansion (`n=$((n + 1))`).
-    let words = command.words.iter().skip_while(|word| KEYWORDS.contains(&word.text.as_str()));
+    let words = assignment_words(&command.words).iter();
     let numbers = words.filter_map(|word| assigned(&word.text)).filter(|(name, rest)| {
         let value = rest.split_once('=').map_or("", |(_, value)| value);
         variables.integer(name) || is_expansion(value)
@@ -529,21 +555,35 @@ fn is_expansion(value: &str) -> bool {
 /// Whether `name` is known to hold a number as arithmetic evaluates it:
 /// bash's own counters, a variable the line left holding a number, or one
 /// it set to a literal without `[`, `$` or a backtick whose own variables
-/// are so (`x=y; y=0`).
-fn holds_number(name: &str, variables: &Variables, env: &[u32], depth: usize) -> bool {
-    if NUMBERS.contains(&name) || variables.holds_number(name, env) {
-        return true;
+/// are so (`x=y; y=0`). `known`: the answers so far, each name's
+/// value read once (`v1='v2+v2+v2'; v2='v3+v3+v3'…` would otherwise be
+/// read exponentially often); a name being read counts as no number, so
+/// a cycle (`x=y; y=x`) is none.
+fn holds_number(
+    name: &str,
+    variables: &Variables,
+    env: &[u32],
+    known: &mut HashMap<String, bool>,
+    depth: usize,
+) -> bool {
+    if let Some(&number) = known.get(name) {
+        return number;
     }
-    match variables.value(name, env) {
-        Some(value) if depth < MAX_DEPTH && !value.contains(['[', '$', '`']) => {
-            events(value).into_iter().all(|event| match event {
-                Event::Reads(name) => holds_number(&name, variables, env, depth + 1),
-                Event::Sets(_) => true,
-                Event::Unknown(_) => false,
-            })
-        }
-        _ => false,
-    }
+    known.insert(name.to_string(), false);
+    let number = NUMBERS.contains(&name)
+        || variables.holds_number(name, env)
+        || match variables.value(name, env) {
+            Some(value) if depth < MAX_DEPTH && !value.contains(['[', '$', '`']) => {
+                events(value).into_iter().all(|event| match event {
+                    Event::Reads(name) => holds_number(&name, variables, env, known, depth + 1),
+                    Event::Sets(_) => true,
+                    Event::Unknown(_) => false,
+                })
+            }
+            _ => false,
+        };
+    known.insert(name.to_string(), number);
+    number
 }
 
 #[cfg(test)]

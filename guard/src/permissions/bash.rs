@@ -395,20 +395,21 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
         let env = within.env.iter().copied().chain(command.env.iter().map(|id| base + id)).collect();
         let place = Place { env, conditional: within.conditional || command.conditional };
         vars.enter_loop(&commands[at..], &place);
-        let (mut invocation, script, braces) =
-            look_through(command, &place, vars, body.as_ref().map(|(_, first)| first));
+        let (invocation, scripts, braces) = look_through(command, &place, vars, body.as_ref().map(|(_, first)| first));
         if body.is_none() && invocation.function_body.is_some() && opens_braced_body(&command.words) {
             body = invocation.function_body.clone().map(|first| (braces_open, first));
         }
         braces_open += braces;
         body = body.filter(|(open, _)| braces_open > *open);
         let sets_anything = invocation.sets_anything;
-        let mut script = script.filter(|_| depth < MAX_DEPTH);
-        if let Some(over) = script.take_if(|script| script.text.len() > *walk.budget) {
-            invocation.unknown_program.get_or_insert(over.program);
-        }
+        let scripts = scripts.into_iter().filter(|_| depth < MAX_DEPTH);
+        let own = walk.out.len();
         walk.out.push(invocation);
-        if let Some(Script { text, runs, .. }) = script {
+        for Script { text, runs, program } in scripts {
+            if text.len() > *walk.budget {
+                walk.out[own].unknown_program.get_or_insert(program);
+                continue;
+            }
             *walk.budget -= text.len();
             if runs == Runs::Later {
                 walk.later.push((text, depth, place.clone()));
@@ -417,7 +418,7 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 let mut env = place.env.clone();
                 env.push(*walk.ids);
                 let inner = Place { env, conditional: place.conditional };
-                walk.out.last_mut().expect("just pushed").script_env = Some(inner.env.clone());
+                walk.out[own].script_env = Some(inner.env.clone());
                 collect(&text, depth + 1, &inner, &mut vars.inherited(&place.env), walk);
             } else if runs == Runs::Repeatedly {
                 let first = walk.out.len();
@@ -488,10 +489,10 @@ const GLOBAL_OPTIONS: [(&str, &[&str]); 5] = [
     ("kubectl", &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"]),
 ];
 
-/// The views of `command`, and the script it hands to a shell, if any: a
-/// `sh -c` script, `eval`'s words, or the command itself with a program
-/// held in a variable the line set to a literal (`x=rm; $x foo` runs
-/// `rm foo`).
+/// The views of `command`, and the scripts it hands to a shell: a `sh -c`
+/// script, `eval`'s words, the command itself with a program held in a
+/// variable the line set to a literal (`x=rm; $x foo` runs `rm foo`), or
+/// what git runs of its configuration (an alias, a pager, both).
 /// `body`: the first command of the function body it is part of, as
 /// written. Also how many braces (`{`, `}`) it opens, less those it closes.
 fn look_through(
@@ -499,7 +500,7 @@ fn look_through(
     place: &Place,
     variables: &Variables,
     body: Option<&String>,
-) -> (Invocation, Option<Script>, isize) {
+) -> (Invocation, Vec<Script>, isize) {
     let words = &command.words;
     let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     // Where the command starts at each step of looking through; views are
@@ -670,7 +671,7 @@ fn look_through(
     // An alias the line defined may stand for the program (once `shopt -s expand_aliases` ran, on a
     // later line): what it expands to runs too.
     let alias = words.get(at).filter(|word| word.quoted.is_empty()).and_then(|word| aliases.alias(&word.text));
-    let mut script = match alias {
+    let script = match alias {
         Some(Some(value)) if script.is_none() => {
             let rest = words.get(at + 1).and_then(|next| command.raw.get(next.span.start..)).unwrap_or_default();
             Some(Script { text: format!("{value} {rest}"), runs: Runs::Here, program: program_word.clone() })
@@ -715,8 +716,10 @@ fn look_through(
         };
         assignments.push((name.to_string(), value));
     }
-    // What git runs of the configuration its line gives it (`git -c alias.x='!rm f' x`).
+    // What git runs of the configuration its line gives it (`git -c alias.x='!rm f' x`): each
+    // applies, an alias, the scripts the environment and options give, what `git config` stores.
     let mut script_at_top = false;
+    let mut scripts: Vec<Script> = Vec::new();
     if program.as_deref() == Some("git") && script.is_none() {
         let env: Vec<(&str, Option<&str>)> = assignments
             .iter()
@@ -729,7 +732,7 @@ fn look_through(
             subcommands.push(0);
         }
         let raw = |word: usize| words.get(at + 1 + word).and_then(|word| command.raw.get(word.span.start..));
-        let run = |text: String, runs: Runs| Some(Script { text, runs, program: program_word.clone() });
+        let run = |text: String, runs: Runs| Script { text, runs, program: program_word.clone() };
         let literal: Vec<bool> = words[at + 1..].iter().map(Word::is_literal).collect();
         let runs = git_config::runs(&texts[at + 1..], &literal, &subcommands, &env);
         if let Some(written) = runs.unknown {
@@ -739,27 +742,29 @@ fn look_through(
             // Git runs the alias's command line in the alias's place, with its global options.
             let (globals, rest) = (raw(0).unwrap_or_default(), raw(alias + 1).unwrap_or_default());
             let globals = &globals[..globals.len() - raw(alias).unwrap_or_default().len()];
-            script = run(format!("git {globals}{value} {rest}"), Runs::Here);
-        } else if !runs.scripts.is_empty() {
-            let mut scripts = runs.scripts;
+            scripts.push(run(format!("git {globals}{value} {rest}"), Runs::Here));
+        }
+        if !runs.scripts.is_empty() {
+            let mut own = runs.scripts;
             // A `!` alias's script, first, takes the words after the alias.
             if let Some(rest) = runs.rest_at.map(|rest_at| raw(rest_at).unwrap_or_default()) {
-                scripts[0] = format!("{} {rest}", scripts[0]);
+                own[0] = format!("{} {rest}", own[0]);
             }
-            script = run(scripts.join("\n"), Runs::OwnShell);
+            scripts.push(run(own.join("\n"), Runs::OwnShell));
             script_at_top = true;
-        } else if let Some(config) = subcommands.iter().copied().find(|&sub| texts.get(at + 1 + sub) == Some(&"config"))
-        {
+        }
+        if let Some(config) = subcommands.iter().copied().find(|&sub| texts.get(at + 1 + sub) == Some(&"config")) {
             // What `git config` stores runs later, unseen then: checked now.
             let stored = git_config::stored(&texts[at + 1 + config + 1..], &literal[config + 1..]);
             if let Some(written) = stored.unknown {
                 unknown_program.get_or_insert(written);
             }
             if !stored.scripts.is_empty() {
-                script = run(stored.scripts.join("\n"), Runs::Later);
+                scripts.push(run(stored.scripts.join("\n"), Runs::Later));
             }
         }
     }
+    scripts.extend(script);
     // What its arithmetic evaluates may run a command known only then.
     let unknown_program = unknown_program
         .or_else(|| arithmetic::unknown(command, variables, &place.env))
@@ -782,7 +787,7 @@ fn look_through(
         sets_anything,
         function_body,
     };
-    (invocation, script, braces)
+    (invocation, scripts, braces)
 }
 
 /// Whether the program `word` runs is known only when the command runs:

@@ -112,8 +112,10 @@ pub(super) struct Finder<'a> {
     /// known only when it runs. And the edits looked at for it so far.
     git_configured_by: Option<String>,
     edits_seen: usize,
-    /// Aliases read from git's configuration so far (see [`git_alias`]).
+    /// Aliases followed from git's configuration so far, and what reading
+    /// it has spent (see [`git_alias`]).
     aliases_read: u32,
+    git_reads: git_alias::Reads,
     pub(super) files: Files,
 }
 
@@ -170,6 +172,7 @@ impl<'a> Finder<'a> {
             git_configured_by: None,
             edits_seen: 0,
             aliases_read: 0,
+            git_reads: git_alias::Reads::default(),
             files: Files::default(),
         }
     }
@@ -209,8 +212,12 @@ impl<'a> Finder<'a> {
             self.files.unknown_programs.push(format!("git (after {by}, which may configure what it runs)"));
             return Vec::new();
         }
+        // What it runs is unknown already (`git -c include.path=… x`): reading more changes nothing, but costs time.
+        if invocation.unknown_program.is_some() {
+            return Vec::new();
+        }
         let cwd = self.unknown_dir.is_none().then_some(self.cwd.as_path());
-        let expanded = match git_alias::expand(invocation, cwd) {
+        let expanded = match git_alias::expand(invocation, cwd, &mut self.git_reads) {
             // A chain of aliases is followed so far.
             Ok(Some(_)) | Err(_) if self.aliases_read >= git_alias::MAX_READ => {
                 Err(format!("git (aliases past {} read)", git_alias::MAX_READ))

@@ -16,12 +16,40 @@ use lean_ctx_shell_syntax::quote;
 use super::bash::{Arg, Invocation, subcommand_starts};
 use super::canonical_prefix;
 
-/// How long reading an alias may take: past it, what git runs is unknown.
-const TIMEOUT: Duration = Duration::from_secs(2);
+/// How long reading git's configuration may take for one line, all its
+/// reads together: past it, what git runs is unknown. Well under the 3 s
+/// lctx-shell waits for a verdict before it runs the line unchecked.
+const LINE_TIME: Duration = Duration::from_millis(1500);
 
-/// Aliases read for one line at most: one may stand for another, or for
-/// itself, which git refuses.
+/// Gits run to read the configuration for one line at most (an alias,
+/// then `help.autocorrect` when there is none): past them, what git runs
+/// is unknown.
+const MAX_SPAWNS: u32 = 16;
+
+/// Aliases followed for one line at most: one may stand for another, or
+/// for itself, which git refuses.
 pub(crate) const MAX_READ: u32 = 8;
+
+/// What reading git's configuration has spent for one line (see
+/// [`LINE_TIME`], [`MAX_SPAWNS`]).
+#[derive(Default)]
+pub(crate) struct Reads {
+    spawned: u32,
+    deadline: Option<Instant>,
+}
+
+impl Reads {
+    /// Counts one more git about to run and returns how long it may take;
+    /// `None` when the line's reads are spent.
+    fn spawn(&mut self) -> Option<Duration> {
+        if self.spawned >= MAX_SPAWNS {
+            return None;
+        }
+        self.spawned += 1;
+        let deadline = *self.deadline.get_or_insert_with(|| Instant::now() + LINE_TIME);
+        deadline.checked_duration_since(Instant::now()).filter(|left| !left.is_zero())
+    }
+}
 
 /// Git's builtins (`git --list-cmds=builtins`, git 2.47): an alias never
 /// stands for one, as git runs the builtin.
@@ -190,7 +218,7 @@ pub(crate) enum Alias {
 /// runs) gives an alias for its subcommand: `git GLOBALS… -c
 /// alias.X=VALUE X ARGS…`, checked as one giving it so is. `Err` says
 /// what git may run that cannot be read.
-pub(crate) fn expand(invocation: &Invocation, cwd: Option<&Path>) -> Result<Option<String>, String> {
+pub(crate) fn expand(invocation: &Invocation, cwd: Option<&Path>, reads: &mut Reads) -> Result<Option<String>, String> {
     let args = &invocation.args;
     let texts: Vec<&str> = std::iter::once("git").chain(args.iter().map(|arg| arg.text.as_str())).collect();
     let mut candidates: Vec<usize> = subcommand_starts(&texts, 0).into_iter().map(|at| at - 1).collect();
@@ -213,8 +241,8 @@ pub(crate) fn expand(invocation: &Invocation, cwd: Option<&Path>) -> Result<Opti
         if !args[..at].iter().all(|arg| arg.literal) || !args[at].literal {
             return Err(unknown());
         }
-        match read(subcommand, &config_options(globals), &env, cwd) {
-            Alias::None if autocorrects(&config_options(globals), &env, cwd) => {
+        match read(subcommand, &config_options(globals), &env, cwd, reads) {
+            Alias::None if autocorrects(&config_options(globals), &env, cwd, reads) => {
                 return Err(format!("git {subcommand} (help.autocorrect may run another command in its place)"));
             }
             Alias::None => continue,
@@ -315,16 +343,16 @@ fn decides_configuration(name: &str) -> bool {
 /// The alias `subcommand` names, read by git in `cwd` given `options`
 /// (see [`config_options`]) and the variables `env` sets (those deciding
 /// which configuration it reads, see [`decides_configuration`]).
-pub(crate) fn read(subcommand: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path) -> Alias {
-    read_key(&format!("alias.{subcommand}"), options, env, cwd)
+pub(crate) fn read(subcommand: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> Alias {
+    read_key(&format!("alias.{subcommand}"), options, env, cwd, reads)
 }
 
 /// Whether git, given a subcommand it has neither as a builtin nor as an
 /// alias, may run another it guesses (`help.autocorrect` set to run one:
 /// `git wipf` runs the alias `wipe`, `git psuh` runs push), as its
 /// configuration read as [`read`] reads it says; unknown counts as may.
-fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path) -> bool {
-    match read_key("help.autocorrect", options, env, cwd) {
+fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> bool {
+    match read_key("help.autocorrect", options, env, cwd, reads) {
         Alias::None => false,
         Alias::Value(value) => {
             !matches!(value.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off" | "never" | "show")
@@ -333,8 +361,10 @@ fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path) -> bool {
     }
 }
 
-/// The value of the configuration's `key`, read as [`read`] reads an alias.
-fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path) -> Alias {
+/// The value of the configuration's `key`, read as [`read`] reads an
+/// alias; unknown when the line's `reads` are spent.
+fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> Alias {
+    let Some(timeout) = reads.spawn() else { return Alias::Unknown };
     let mut git = Command::new("git");
     git.args(options)
         .args(["config", "--get", key])
@@ -349,7 +379,7 @@ fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path) -> Al
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() < TIMEOUT => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) if started.elapsed() < timeout => std::thread::sleep(Duration::from_millis(5)),
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -387,15 +417,24 @@ mod tests {
         git(&["init", "-q"]);
         git(&["config", "alias.x", "!rm -rf qa"]);
         let home = [("HOME", dir.path().to_str().expect("utf-8")), ("GIT_CONFIG_NOSYSTEM", "1")];
-        assert_eq!(read("x", &[], &home, dir.path()), Alias::Value("!rm -rf qa".into()));
-        assert_eq!(read("y", &[], &home, dir.path()), Alias::None);
+        assert_eq!(read("x", &[], &home, dir.path(), &mut Reads::default()), Alias::Value("!rm -rf qa".into()));
+        assert_eq!(read("y", &[], &home, dir.path(), &mut Reads::default()), Alias::None);
         // The line's own `-c` is what git would run.
-        assert_eq!(read("x", &["-c", "alias.x=status"], &home, dir.path()), Alias::Value("status".into()));
+        assert_eq!(
+            read("x", &["-c", "alias.x=status"], &home, dir.path(), &mut Reads::default()),
+            Alias::Value("status".into())
+        );
         // Variables that have git write a file or run another git are not given to this one.
         let trace = dir.path().join("trace");
         let trace = trace.to_str().expect("utf-8");
         let env = [home[0], home[1], ("GIT_TRACE", trace), ("GIT_TRACE_SETUP", trace), ("PATH", "/nonexistent")];
-        assert_eq!(read("x", &[], &env, dir.path()), Alias::Value("!rm -rf qa".into()));
+        assert_eq!(read("x", &[], &env, dir.path(), &mut Reads::default()), Alias::Value("!rm -rf qa".into()));
         assert!(!dir.path().join("trace").exists());
+        // Each git run counts, found or not: past the line's, what git runs is unknown.
+        let mut reads = Reads::default();
+        for _ in 0..MAX_SPAWNS {
+            assert_eq!(read("y", &[], &home, dir.path(), &mut reads), Alias::None);
+        }
+        assert_eq!(read("x", &[], &home, dir.path(), &mut reads), Alias::Unknown);
     }
 }

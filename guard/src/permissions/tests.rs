@@ -939,6 +939,12 @@ fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rule
         ("sed -i s/a/b/ config/app.toml", "`sed` writes `config/app.toml`"),
         ("sed -ni.bak -e p config/app.toml", "`sed` writes `config/app.toml`"),
         ("perl -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        // -l, -0 and -C take only the digits or letters after them, -M, -m and -x the rest of their word.
+        ("perl -lpi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("perl -l -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("perl -l0pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("perl -0777 -C -Mstrict -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
+        ("perl -I lib -pi -e s/a/b/ config/app.toml", "`perl` writes `config/app.toml`"),
         ("rsync -a a.txt config/app.toml", "`rsync` writes `config/app.toml`"),
         ("truncate -s 0 config/app.toml", "`truncate` writes `config/app.toml`"),
         ("echo x | sponge config/app.toml", "`sponge` writes `config/app.toml`"),
@@ -946,7 +952,15 @@ fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rule
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
-    for command in ["echo x > out.txt", "cp a.txt b.txt", "cat $f", "echo x | tee log", "sed s/a/b/ config/app.toml"] {
+    for command in [
+        "echo x > out.txt",
+        "cp a.txt b.txt",
+        "cat $f",
+        "echo x | tee log",
+        "sed s/a/b/ config/app.toml",
+        "perl -Mi -CSi -p -e s/a/b/ config/app.toml",
+        "perl -0x1Fpi -e s/a/b/ config/app.toml",
+    ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     // Without Edit rules nothing is lost by running it.
@@ -1984,6 +1998,8 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         ("echo ${s:x:1}", "x", "x"),
         ("for ((i = x; i < 1; i++)); do :; done", "x", "i = x; i < 1; i++"),
         ("y=x; (( y ))", "y", "y"),
+        // Written as a heredoc's expansion is, it is an expression all the same.
+        ("((${x}))", "x", "${x}"),
     ] {
         assert_eq!(p.check_shell(&format!("{x}{command}"), &s.root), unknown(part, expr), "{command}");
     }
@@ -2005,6 +2021,35 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     assert_eq!(p.check_shell(&format!("{x}((x = 1)); ((x))"), &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}let x=1; echo $((x))"), &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}true && x=1; ((x))"), &s.root), unknown("x", "x"));
+    // Only an assignment assigns: not a word like one given to a program, nor one before a program, its own.
+    assert_eq!(p.check_shell(&format!("{x}echo x=$((1)); ((x))"), &s.root), unknown("x", "x"));
+    assert_eq!(p.check_shell(&format!("{x}x=$((1)) true; ((x))"), &s.root), unknown("x", "x"));
+    let in_loop = format!("{x}for i in 1 2; do echo x=$((1)); done; ((x))");
+    assert_eq!(p.check_shell(&in_loop, &s.root), unknown("x", "x"));
+    assert_eq!(p.check_shell(&format!("{x}x=$((1)); declare y=$((2)); ((x + y))"), &s.root), Verdict::Allow);
+    // Each variable's value is read once, however often the values name it: the shim waits 3 s at most.
+    let mut line = String::from("v8=1");
+    for level in (0..8).rev() {
+        let sum = vec![format!("v{}", level + 1); 40].join("+");
+        line.push_str(&format!("; v{level}='{sum}'"));
+    }
+    let started = std::time::Instant::now();
+    assert_eq!(p.check_shell(&format!("{line}; ((v0))"), &s.root), Verdict::Allow);
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
+    // Subscripts nested past what is followed are unknown, read in time and without exhausting the stack.
+    let deep = format!("(({}0{}))", "a[".repeat(100_000), "]".repeat(100_000));
+    let started = std::time::Instant::now();
+    let verdict = p.check_shell(&deep, &s.root);
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
+    let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
+    assert!(cause.starts_with("subscripts nested deeper than 64"), "{cause}");
+    // As are arithmetic expansions nested past what is followed: their substitutions are unknown.
+    let deep = format!("(({}$(rm -rf qa){}))", "$((".repeat(100_000), "))".repeat(100_000));
+    let started = std::time::Instant::now();
+    let verdict = p.check_shell(&deep, &s.root);
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
+    let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
+    assert!(cause.starts_with("$( (a value evaluated as arithmetic"), "{cause}");
     // A command setting a variable whose name is known only when it runs may set any.
     for setter in [
         "printf -v \"$n\" %s \"$v\"",
@@ -2086,12 +2131,17 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "declare -i n; printf -v n %s \"$1\"",
         "declare -i n; for n in x; do :; done",
         "declare -i n; : ${n:=x}",
+        // Without `in` a loop sets it to each positional parameter.
+        "declare -i n; set -- x; for n; do :; done",
+        "declare -i n; for n do :; done",
+        "for n; do ((n)); done",
     ] {
         assert!(asks(&format!("{x}{command}")), "{command}: {:?}", p.check_shell(&format!("{x}{command}"), &s.root));
     }
     for command in [
         "y=x; echo ${!y}; x=HOME; echo ${!x} ${!HO*} ${!a[@]} ${!#} ${#@} ${1:-a} \"${x:-a b}\"",
         "declare -i n; for n in 1 2; do :; done; read m; printf -v z %s x",
+        "declare -i n; for n in; do :; done",
         "b=(1 2 3); echo ${b[@]:1:2} ${#b[@]} ${@:1} ${*:2:1}",
         "declare -a b=( [0]=1 [1]=2 )",
         "n=1; [[ n -eq 1 && n -lt 2 ]] && cat README.md",
@@ -2221,6 +2271,10 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         // PAGER is git's pager when nothing else gives one.
         ("PAGER='rm -rf qa' git log", &rm, "`rm -rf qa` matches it"),
         ("export PAGER='rm -rf qa'; git -p status", &rm, "`rm -rf qa` matches it"),
+        // Each is checked, whatever else git runs: an alias, what `git config` stores.
+        ("PAGER='rm -rf qa' git -c alias.l=log l", &rm, "`rm -rf qa` matches it"),
+        ("PAGER=cat git config alias.x '!rm -rf qa'", &rm, "`rm -rf qa` matches it"),
+        ("GIT_PAGER=cat git -c alias.x='!rm -rf qa' x", &rm, "`rm -rf qa` matches it"),
         ("git -c core.editor=rm commit", &rm, "`rm \"$@\"` matches it"),
         ("GIT_SEQUENCE_EDITOR=rm git rebase -i HEAD~1", &rm, "`rm \"$@\"` matches it"),
         // The environment's settings are read as `-c`'s.
@@ -2366,6 +2420,14 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
     for command in ["git wipf", "git -c help.autocorrect=0 wipf", "git config help.autocorrect never"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
+    // Each git run to read the configuration counts, found or not: the line's are few, and quick.
+    let many: Vec<String> = (0..40).map(|n| format!("git nosuch{n}")).collect();
+    let started = std::time::Instant::now();
+    assert_eq!(
+        p.check_shell(&many.join("; "), &s.root),
+        unknown("git nosuch8 (an alias its configuration may give, not read)")
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     // Without Bash rules, what an alias reads is still checked.
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));

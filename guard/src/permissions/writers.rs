@@ -27,11 +27,13 @@ const DESTINATIONS: [(&str, &str); 5] =
     [("cp", "St"), ("mv", "St"), ("ln", "St"), ("install", "StmogS"), ("rsync", "eBfTM")];
 
 /// Programs editing the files their operands name, with their short
-/// options taking a value and, for sed and perl, the option (`-i`) that
-/// has them edit in place rather than print.
+/// options taking a value (attached or the next word; see
+/// [`attached_value`] for those taking only an attached one) and, for sed
+/// and perl, the option (`-i`) that has them edit in place rather than
+/// print.
 const IN_PLACE: [(&str, &str, Option<char>); 5] = [
     ("sed", "efl", Some('i')),
-    ("perl", "eEIMmlx0C", Some('i')),
+    ("perl", "eEI", Some('i')),
     ("truncate", "sr", None),
     ("sponge", "", None),
     ("ed", "p", None),
@@ -59,8 +61,9 @@ fn edited(program: &str, args: &[&str]) -> Option<Written> {
             if !long.contains('=') && takes.contains(&long) {
                 at += 1;
             }
-        } else if let Some(cluster) = arg.strip_prefix('-').filter(|cluster| !cluster.is_empty()) {
-            for (i, option) in cluster.char_indices() {
+        } else if let Some(mut cluster) = arg.strip_prefix('-').filter(|cluster| !cluster.is_empty()) {
+            while let Some(option) = cluster.chars().next() {
+                cluster = &cluster[option.len_utf8()..];
                 if Some(option) == *in_place {
                     // Its suffix (`-i.bak`) is the rest of the word.
                     editing = true;
@@ -68,9 +71,10 @@ fn edited(program: &str, args: &[&str]) -> Option<Written> {
                 }
                 if values.contains(option) {
                     script_given |= option == 'e' || option == 'E' || option == 'f';
-                    at += usize::from(i + option.len_utf8() == cluster.len());
+                    at += usize::from(cluster.is_empty());
                     break;
                 }
+                cluster = &cluster[attached_value(program, option, cluster)..];
             }
         } else {
             operands.push(at - 1);
@@ -82,6 +86,23 @@ fn edited(program: &str, args: &[&str]) -> Option<Written> {
     let skip = usize::from(in_place.is_some() && !script_given);
     let targets = operands.into_iter().skip(skip).map(|word| Part { word, from: 0 }).collect();
     Some(Written { targets, sources: Vec::new() })
+}
+
+/// The length of the value `program`'s short `option` takes from the
+/// rest of its word, `rest`, when it takes one only so; the options after
+/// it in the word are read on. Perl's `-l` and `-0` take octal digits
+/// (`-0x` hex ones), `-C` digits or its letters, and `-M`, `-m` and `-x` the
+/// rest of the word: `perl -lpi` edits in place, as `perl -l -pi` does.
+fn attached_value(program: &str, option: char, rest: &str) -> usize {
+    let taken = |allowed: &str| rest.find(|c: char| !allowed.contains(c)).unwrap_or(rest.len());
+    match (program, option) {
+        // `-0xHH` takes hex digits to the word's end; other text after the x is `-x`'s (perl's `-0 -xFOO`).
+        ("perl", '0') if rest.starts_with('x') => rest.len(),
+        ("perl", 'l' | '0') => taken("01234567"),
+        ("perl", 'C') => taken("0123456789IOEioSDALa"),
+        ("perl", 'M' | 'm' | 'x') => rest.len(),
+        _ => 0,
+    }
 }
 
 pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
