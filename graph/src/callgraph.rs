@@ -193,6 +193,13 @@ impl Graph {
         [classes, self.aliases_of(id)].concat()
     }
 
+    /// `id` and the definitions that are one symbol with it (see [`Self::same_symbol`]): what a
+    /// walk reaching `id` goes on from.
+    fn with_same_symbol(&self, id: DefId) -> Vec<DefId> {
+        let same = self.same_symbol(&id);
+        [vec![id], same].concat()
+    }
+
     /// The other definitions of a function assigned to several members at once (see
     /// [`Def::aliases`]).
     fn aliases_of(&self, id: &DefId) -> Vec<DefId> {
@@ -433,7 +440,7 @@ impl Graph {
                 interrupt.check()?;
                 for (edge, follow) in expand(def, level, &mut walk)? {
                     edges.push(edge);
-                    let follow = follow.map(|f| [self.same_symbol(&f), vec![f]].concat()).unwrap_or_default();
+                    let follow = follow.map(|f| self.with_same_symbol(f)).unwrap_or_default();
                     next.extend(follow.into_iter().filter(|f| !seen.contains(f)));
                 }
             }
@@ -472,7 +479,9 @@ impl Graph {
             for (index, callee, resolution) in self.calls_in(&at, &mut ignored) {
                 let candidates =
                     resolution.targets.iter().filter(|c| **c == callee || resolution.label == Label::Ambiguous);
-                for next in candidates.cloned() {
+                // The call reaches every name of its callee: a body written once for several
+                // members is the first's, and its calls are made under each.
+                for next in candidates.cloned().flat_map(|c| self.with_same_symbol(c)) {
                     if seen.insert(next.clone()) {
                         came_from.insert(next.clone(), (at.clone(), index, resolution.clone()));
                         queue.push_back((next, level + 1));
