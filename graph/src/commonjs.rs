@@ -261,4 +261,15 @@ mod tests {
             assert_eq!(edges, ["user.js:4"], "{symbol}");
         }
     }
+
+    #[test]
+    fn a_function_assigned_to_module_exports_is_no_method_of_module() {
+        let facts = crate::extract(
+            lean_ctx_outline::Language::JavaScript,
+            "module.exports = function f(x) {\n  return x;\n};\n",
+        );
+        let names: Vec<(&str, Option<&str>, &str)> =
+            facts.defs.iter().map(|d| (d.name.as_str(), d.container.as_deref(), d.kind.as_str())).collect();
+        assert_eq!(names, [("module.exports", None, "fn")]);
+    }
 }
