@@ -90,11 +90,16 @@ impl Graph {
     }
 
     /// The function whose body declares `def`, when `def` is a function nested in one (see
-    /// [`crate::nested`]): the innermost of its file's functions spanning that body's lines.
+    /// [`crate::nested`]): the innermost of its file's functions spanning that body's lines,
+    /// narrowest first. Neither `def` itself nor a function declared in the same body (a
+    /// sibling, which spans those lines when the body is one line) is its encloser.
     fn encloser(&self, file: &str, def: &Def) -> Option<&Def> {
         let (from, to) = def.scope?;
         let defs = &self.file(file)?.facts.defs;
-        defs.iter().filter(|d| d.is_callable() && d.start_line <= from && to <= d.end_line).max_by_key(|d| d.start_line)
+        defs.iter()
+            .filter(|d| !std::ptr::eq(*d, def) && d.scope != def.scope)
+            .filter(|d| d.is_callable() && d.start_line <= from && to <= d.end_line)
+            .min_by_key(|d| (d.end_line - d.start_line, std::cmp::Reverse(d.start_line)))
     }
 
     /// The definitions `symbol` names: `name`, `Type::name` or `Type.name` (`outer::name` for a
@@ -191,6 +196,13 @@ impl Graph {
             _ => Vec::new(),
         };
         [classes, self.aliases_of(id)].concat()
+    }
+
+    /// `id` and the definitions that are one symbol with it (see [`Self::same_symbol`]): what a
+    /// walk reaching `id` goes on from.
+    fn with_same_symbol(&self, id: DefId) -> Vec<DefId> {
+        let same = self.same_symbol(&id);
+        [vec![id], same].concat()
     }
 
     /// The other definitions of a function assigned to several members at once (see
@@ -433,7 +445,7 @@ impl Graph {
                 interrupt.check()?;
                 for (edge, follow) in expand(def, level, &mut walk)? {
                     edges.push(edge);
-                    let follow = follow.map(|f| [self.same_symbol(&f), vec![f]].concat()).unwrap_or_default();
+                    let follow = follow.map(|f| self.with_same_symbol(f)).unwrap_or_default();
                     next.extend(follow.into_iter().filter(|f| !seen.contains(f)));
                 }
             }
@@ -472,7 +484,9 @@ impl Graph {
             for (index, callee, resolution) in self.calls_in(&at, &mut ignored) {
                 let candidates =
                     resolution.targets.iter().filter(|c| **c == callee || resolution.label == Label::Ambiguous);
-                for next in candidates.cloned() {
+                // The call reaches every name of its callee: a body written once for several
+                // members is the first's, and its calls are made under each.
+                for next in candidates.cloned().flat_map(|c| self.with_same_symbol(c)) {
                     if seen.insert(next.clone()) {
                         came_from.insert(next.clone(), (at.clone(), index, resolution.clone()));
                         queue.push_back((next, level + 1));
@@ -700,5 +714,17 @@ mod tests {
         let Lookup::Found(one) = graph.lookup("save::parse", Some("io.py")) else { panic!("save::parse") };
         assert_eq!(labelled(&graph, "save::parse", "io.py"), ["io.py:9 save [exact]"]);
         assert_eq!(names(&one), ["save::parse"]);
+    }
+
+    #[test]
+    fn functions_nested_on_one_line_are_named_by_their_encloser_not_a_sibling() {
+        let graph = graph(&[("a.js", "function outer() { function a() {} function b() {} }\n")]);
+        let name = |symbol: &str| {
+            let Lookup::Found(ids) = graph.lookup(symbol, Some("a.js")) else { panic!("{symbol}") };
+            ids.iter().map(|id| graph.summary(id).unwrap().name).collect::<Vec<_>>()
+        };
+        assert_eq!(name("a"), ["outer::a"]);
+        assert_eq!(name("b"), ["outer::b"]);
+        assert_eq!(name("outer::a"), ["outer::a"]);
     }
 }

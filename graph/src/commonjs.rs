@@ -178,18 +178,26 @@ pub(crate) fn module_object<'r>(language: Language, facts: &FileFacts, receiver:
     }
 }
 
-/// A JavaScript module's CommonJS export as the outline names it — `exports.helper` or
+/// A JavaScript module's CommonJS exports as the outline names them — `exports.helper` or
 /// `module.exports.helper` for `exports.helper = function …`, a member of `module.exports` for
-/// `module.exports = { helper() {…} }` — is the module's own `helper`, as `export function
-/// helper` would be; `None` for any other definition.
-pub(crate) fn export_name<'a>(language: Language, name: &'a str, container: Option<&str>) -> Option<&'a str> {
+/// `module.exports = { helper() {…} }` — are the module's own `helper`, as `export function
+/// helper` would be. A chain, `exports.a = exports.b = function …`, is split into its names
+/// first, each export among them a name of the function; empty unless the first is an export.
+pub(crate) fn export_names<'a>(language: Language, name: &'a str, container: Option<&str>) -> Vec<&'a str> {
     if !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
-        return None;
+        return Vec::new();
     }
+    let exported = |name: &'a str| name.strip_prefix("module.exports.").or_else(|| name.strip_prefix("exports."));
     match container {
-        None => name.strip_prefix("module.exports.").or_else(|| name.strip_prefix("exports.")),
-        Some("module.exports" | "exports") => Some(name),
-        Some(_) => None,
+        None => {
+            let mut names = name.split(" = ").map(|n| exported(n.trim())).peekable();
+            match names.peek() {
+                Some(Some(_)) => names.flatten().collect(),
+                _ => Vec::new(),
+            }
+        }
+        Some("module.exports" | "exports") => vec![name],
+        Some(_) => Vec::new(),
     }
 }
 
@@ -231,5 +239,37 @@ mod tests {
         assert_eq!(callers("h"), ["picked [exact]"]);
         // And the file depends on the module it loads lazily.
         assert_eq!(graph.file_graph().imports_of("a.js").collect::<Vec<_>>(), ["m.js"]);
+    }
+
+    #[test]
+    fn a_function_exported_under_several_names_is_the_modules_under_each() {
+        let m = "exports.a = exports.b = function (x) {\n  return x;\n};\n";
+        let facts = crate::extract(lean_ctx_outline::Language::JavaScript, m);
+        let names: Vec<(&str, Option<&str>, &str)> =
+            facts.defs.iter().map(|d| (d.name.as_str(), d.container.as_deref(), d.kind.as_str())).collect();
+        assert_eq!(names, [("a", None, "fn"), ("b", None, "fn")]);
+        let user = "const m = require('./m');\n\nfunction run() {\n  return m.b(1);\n}\n";
+        let mut graph = Graph::new();
+        for (path, source) in [("m.js", m), ("user.js", user)] {
+            let facts = crate::extract(lean_ctx_outline::Language::JavaScript, source);
+            graph.upsert(path, FileEntry { stamp: Stamp::default(), facts });
+        }
+        for symbol in ["a", "b"] {
+            let Lookup::Found(targets) = graph.lookup(symbol, None) else { panic!("{symbol}") };
+            let walk = graph.callers(&targets, 1, 10, Interrupt::NEVER).unwrap();
+            let edges: Vec<String> = walk.edges.iter().map(|e| format!("{}:{}", e.file, e.line)).collect();
+            assert_eq!(edges, ["user.js:4"], "{symbol}");
+        }
+    }
+
+    #[test]
+    fn a_function_assigned_to_module_exports_is_no_method_of_module() {
+        let facts = crate::extract(
+            lean_ctx_outline::Language::JavaScript,
+            "module.exports = function f(x) {\n  return x;\n};\n",
+        );
+        let names: Vec<(&str, Option<&str>, &str)> =
+            facts.defs.iter().map(|d| (d.name.as_str(), d.container.as_deref(), d.kind.as_str())).collect();
+        assert_eq!(names, [("module.exports", None, "fn")]);
     }
 }

@@ -311,15 +311,16 @@ fn flatten(
             // Each alias of a function assigned to several members is a definition of its own
             // over the same lines, so a call through any of them reaches it (see
             // `Graph::same_symbol`, which makes them one symbol again).
-            let named: Vec<(&str, Option<String>, Kind)> =
-                match crate::commonjs::export_name(language, name, container.as_deref()) {
-                    Some(exported) => vec![(exported, None, if kind == Kind::Method { Kind::Function } else { kind })],
-                    None if !assigned.is_empty() => assigned
-                        .into_iter()
-                        .map(|(member, owner)| (member, Some(owner.to_string()), Kind::Method))
-                        .collect(),
-                    None => vec![(name, container, kind)],
-                };
+            let exported = crate::commonjs::export_names(language, name, container.as_deref());
+            let function_kind = if kind == Kind::Method { Kind::Function } else { kind };
+            let named: Vec<(&str, Option<String>, Kind)> = match (exported.is_empty(), assigned.is_empty()) {
+                (false, _) => exported.into_iter().map(|exported| (exported, None, function_kind)).collect(),
+                (true, false) => assigned
+                    .into_iter()
+                    .map(|(member, owner)| (member, Some(owner.to_string()), Kind::Method))
+                    .collect(),
+                (true, true) => vec![(name, container, kind)],
+            };
             let names: Vec<&str> = named.iter().map(|(name, _, _)| *name).collect();
             for (name, container, kind) in named.iter().cloned() {
                 out.push(Def {

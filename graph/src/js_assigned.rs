@@ -28,6 +28,10 @@ pub(crate) fn members(language: Language, name: &str) -> Vec<(&str, &str)> {
 
 /// (member, owner) for one assigned name, `app.handle` or `Layer.prototype.handle_request`.
 fn member(name: &str) -> Option<(&str, &str)> {
+    // `module.exports = function …` is the module's export, not a method of `module`.
+    if name.trim() == "module.exports" {
+        return None;
+    }
     let (object, member) = name.trim().rsplit_once('.')?;
     let object = object.strip_suffix(".prototype").unwrap_or(object);
     let owner = object.rsplit('.').next().unwrap_or(object);
@@ -49,6 +53,7 @@ mod tests {
         assert!(members(js, "handle").is_empty());
         assert!(members(js, "a[0].b").is_empty());
         assert!(members(js, "handle = res.send").is_empty());
+        assert!(members(js, "module.exports").is_empty());
         assert!(members(Language::Go, "Server.Start").is_empty());
     }
 }

@@ -1000,3 +1000,27 @@ fn rust_closure_parameters_over_a_generic_collection_are_of_its_bounds() {
     )]);
     assert_eq!(callers(&graph, "Shape::area", None), ["src/lib.rs:12 total [exact]", "src/lib.rs:16 first [exact]"]);
 }
+
+/// A trace goes on through a function assigned to several members under any of its names:
+/// `res.send` calls `this.type()`, whose body (written once, for `res.contentType` too) calls
+/// `this.set()`.
+#[test]
+fn a_trace_goes_through_a_function_assigned_to_several_members() {
+    let graph = project(&[(
+        "lib/response.js",
+        "var res = Object.create(null);\nmodule.exports = res;\n\nres.send = function send(body) {\n  \
+         this.type('html');\n  return this;\n};\n\nres.contentType =\nres.type = function contentType(type) {\n  \
+         return this.set('Content-Type', type);\n};\n\nres.set = function set(field, val) {\n  return this;\n};\n",
+    )]);
+    let Lookup::Found(send) = graph.lookup("res.send", None) else { panic!("res.send") };
+    let Lookup::Found(set) = graph.lookup("res.set", None) else { panic!("res.set") };
+    let path = graph.trace(&send, &set, 5, Interrupt::NEVER).unwrap().expect("send reaches set through type");
+    let hops: Vec<String> = path
+        .iter()
+        .map(|e| format!("{}:{} {} -> {}", e.file, e.line, e.caller.as_ref().expect("caller").name, e.callee.name))
+        .collect();
+    assert_eq!(
+        hops,
+        ["lib/response.js:5 res::send -> res::contentType", "lib/response.js:11 res::contentType -> res::set"]
+    );
+}
