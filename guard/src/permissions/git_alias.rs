@@ -354,9 +354,7 @@ pub(crate) fn read(subcommand: &str, options: &[&str], env: &[(&str, &str)], cwd
 fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> bool {
     match read_key("help.autocorrect", options, env, cwd, reads) {
         Alias::None => false,
-        Alias::Value(value) => {
-            !matches!(value.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off" | "never" | "show")
-        }
+        Alias::Value(value) => !super::git_config::autocorrect_runs_nothing(&value),
         Alias::Unknown => true,
     }
 }

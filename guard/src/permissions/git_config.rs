@@ -245,6 +245,12 @@ fn single_quoted_words(text: &str) -> Option<Vec<String>> {
     }
 }
 
+/// Whether `help.autocorrect` set to `value` has git run no guess of a mistyped subcommand
+/// (off, or only shown).
+pub(crate) fn autocorrect_runs_nothing(value: &str) -> bool {
+    matches!(value.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off" | "never" | "show")
+}
+
 /// Whether a key of `section` whose last part is `variable` (both lower
 /// case) names a command, or a file or directory that may hold one: a
 /// variable of [`COMMAND_NAMES`] in any section, or ending in `cmd` or
@@ -344,9 +350,7 @@ pub(crate) fn stored(args: &[&str], literal: &[bool]) -> GitRuns {
     let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
     let alias = section == "alias" && subsection.is_none();
     // A later git guessing at a subcommand it lacks runs its guess: an alias, or another builtin.
-    let off =
-        |value: &str| matches!(value.to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off" | "never" | "show");
-    if section == "help" && variable == "autocorrect" && !(literal[*value] && off(args[*value])) {
+    if section == "help" && variable == "autocorrect" && !(literal[*value] && autocorrect_runs_nothing(args[*value])) {
         out.unknown = Some(format!("git config {} …", args[*key]));
         return out;
     }
