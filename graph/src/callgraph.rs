@@ -94,12 +94,7 @@ impl Graph {
     /// narrowest first. Neither `def` itself nor a function declared in the same body (a
     /// sibling, which spans those lines when the body is one line) is its encloser.
     fn encloser(&self, file: &str, def: &Def) -> Option<&Def> {
-        let (from, to) = def.scope?;
-        let defs = &self.file(file)?.facts.defs;
-        defs.iter()
-            .filter(|d| !std::ptr::eq(*d, def) && d.scope != def.scope)
-            .filter(|d| d.is_callable() && d.start_line <= from && to <= d.end_line)
-            .min_by_key(|d| (d.end_line - d.start_line, std::cmp::Reverse(d.start_line)))
+        crate::nested::innermost(crate::nested::enclosers(&self.file(file)?.facts.defs, def))
     }
 
     /// The definitions `symbol` names: `name`, `Type::name` or `Type.name` (`outer::name` for a

@@ -161,7 +161,23 @@ pub(crate) fn self_type<'f>(language: Language, facts: &'f FileFacts, caller: Op
     if caller.container.is_some() || language != Language::Python {
         return caller.container.as_deref();
     }
-    let (from, to) = caller.scope?;
-    let encloses = |d: &&Def| d.container.is_some() && d.is_callable() && d.start_line <= from && to <= d.end_line;
-    facts.defs.iter().filter(encloses).max_by_key(|d| d.start_line)?.container.as_deref()
+    innermost(enclosers(&facts.defs, caller).filter(|d| d.container.is_some()))?.container.as_deref()
+}
+
+/// The functions of `defs` whose lines hold the body `def` is declared in (a function nested in
+/// a function: see [`Def::scope`]), `def` itself and its siblings in that body aside; none for a
+/// definition not nested.
+pub(crate) fn enclosers<'f>(defs: &'f [Def], def: &Def) -> impl Iterator<Item = &'f Def> {
+    let (scope, itself) = (def.scope, std::ptr::from_ref(def));
+    defs.iter().filter(move |d| {
+        scope.is_some_and(|(from, to)| {
+            !std::ptr::eq(*d, itself) && d.scope != scope && d.is_callable() && d.start_line <= from && to <= d.end_line
+        })
+    })
+}
+
+/// The innermost of `enclosers`: the narrowest, the later on a tie (definitions have lines, not
+/// columns).
+pub(crate) fn innermost<'f>(enclosers: impl Iterator<Item = &'f Def>) -> Option<&'f Def> {
+    enclosers.min_by_key(|d| (d.end_line - d.start_line, std::cmp::Reverse(d.start_line)))
 }
