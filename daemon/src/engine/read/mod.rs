@@ -265,17 +265,21 @@ impl Reader {
         let cost = |render: &Rendered, note: &str| {
             tokens.count(&render.text) + if note.is_empty() { 0 } else { tokens.count(note) }
         };
-        let view_tokens = tokens.count(&render.text);
         // A window of a file over the limit has no whole to fall back on (nor needs one).
-        if view_tokens > file_tokens && file.window.is_none() {
-            // Never inflate: a view costing more than the file is the file, when the file with
-            // the note saying so still costs less than the view (a range of nearly every line
-            // stays the range the agent asked for).
-            let whole_note = format!(
-                "{} would cost {view_tokens} tokens, more than the file's {file_tokens}: sent in full",
-                render.mode.name()
-            );
-            if file_tokens + tokens.count(&whole_note) < cost(&render, &note) {
+        if tokens.count(&render.text) > file_tokens && file.window.is_none() {
+            let view_cost = cost(&render, &note);
+            // Never inflate: a view costing more than the file is the file, with a note saying so
+            // when the two still cost less than the view. An outline stands for the file, so it
+            // is the file even when the note does not fit (the content shows what it is); a
+            // range, a diff or `reference` stays what the agent asked for.
+            let whole_note = format!("sent in full: smaller than its {} view", render.mode.name());
+            let stands_for_file = matches!(render.mode, Mode::Signatures | Mode::Map | Mode::Aggressive);
+            let swap = if file_tokens + tokens.count(&whole_note) < view_cost {
+                Some(whole_note)
+            } else {
+                stands_for_file.then(String::new)
+            };
+            if let Some(whole_note) = swap {
                 note = whole_note;
                 render = Rendered { baseline: render.baseline, ..Rendered::whole(file) };
             }
