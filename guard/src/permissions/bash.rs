@@ -535,7 +535,9 @@ fn look_through(
     for &start in shown_starts {
         add(normalize(command.raw.get(words.get(start).map_or(0, |w| w.span.start)..).unwrap_or_default()));
         add(normalize(&texts.get(start..).unwrap_or_default().join(" ")));
-        if let Some(name) = texts.get(start).filter(|word| word.contains('/')).map(|word| basename(word)) {
+        // A program given by path; an assignment's value is none (`X=/bin/rm ls` runs ls).
+        let by_path = |word: &&&str| word.contains('/') && !is_assignment(word);
+        if let Some(name) = texts.get(start).filter(by_path).map(|word| basename(word)) {
             let rest = texts.get(start + 1..).unwrap_or_default();
             add(normalize(&format!("{name} {}", rest.join(" "))));
         }

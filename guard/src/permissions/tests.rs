@@ -862,6 +862,23 @@ fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_sh
 }
 
 #[test]
+fn an_assignments_value_before_a_program_is_not_the_program() {
+    let (s, p, file) = qa();
+    // `X=/bin/rm ls` runs ls: the path is X's value, not a program given by path.
+    assert_eq!(p.check_shell("X=/bin/rm ls", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("X=/bin/rm env ls", &s.root), Verdict::Allow);
+    // Run through the variable, it is rm.
+    assert_eq!(
+        p.check_shell("X=/bin/rm; $X -rf qa", &s.root),
+        because(deny("Bash(rm:*)", &file), "`/bin/rm -rf qa` matches it")
+    );
+    assert_eq!(
+        p.check_shell("X=1 /bin/rm -rf qa", &s.root),
+        because(deny("Bash(rm:*)", &file), "`X=1 /bin/rm -rf qa` matches it")
+    );
+}
+
+#[test]
 fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown() {
     let (s, p, file) = qa();
     let secret = "Read(./qa/secret/**)";
