@@ -2471,3 +2471,82 @@ fn a_program_handling_names_only_is_said_to_name_what_it_is_given() {
         assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
     }
 }
+
+#[test]
+fn files_the_environment_names_for_git_traces_and_shell_startup_are_written_and_read() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./secret/**)", "Edit(./config/**)", "Bash(rm:*)"]}"#));
+    for file in ["secret/x", "config/y", "src/a.rs"] {
+        s.file(file);
+    }
+    let p = s.load();
+    let file = s.project_file();
+    let config = s.root.join("config");
+    let config = config.display();
+    let edit = |part: &str| because(deny("Edit(./config/**)", &file), part);
+    let read = |part: &str| because(deny("Read(./secret/**)", &file), part);
+    // Git appends its trace to an absolute path, whatever program runs it.
+    for (command, verdict) in [
+        (
+            format!("GIT_TRACE={config}/x git status"),
+            edit(&format!("`GIT_TRACE` has git write its trace to `{config}/x`")),
+        ),
+        (
+            format!("export GIT_TRACE_PACKET={config}/x; make"),
+            edit(&format!("`GIT_TRACE_PACKET` has git write its trace to `{config}/x`")),
+        ),
+        (
+            format!("env GIT_TRACE2_PERF={config}/x git fetch"),
+            edit(&format!("`GIT_TRACE2_PERF` has git write its trace to `{config}/x`")),
+        ),
+        (
+            "GIT_TRACE_CURL=~/proj/config/x git fetch".into(),
+            edit("`GIT_TRACE_CURL` has git write its trace to `~/proj/config/x`"),
+        ),
+        // Trace2 given a directory writes a file of its naming there.
+        (
+            format!("GIT_TRACE2_EVENT={config} git status"),
+            edit(&format!("`GIT_TRACE2_EVENT` has git write a trace file of its naming into `{config}`")),
+        ),
+        // A file descriptor, a relative name git refuses, a socket, a file no rule covers, trace2 settings
+        // git reads from its system and global files only.
+        ("GIT_TRACE=1 GIT_TRACE_SETUP=2 git status".into(), Verdict::Allow),
+        ("GIT_TRACE=config/x git status".into(), Verdict::Allow),
+        (format!("GIT_TRACE2_EVENT=af_unix:{config}/s git status"), Verdict::Allow),
+        (format!("GIT_TRACE={}/src/t git status", s.root.display()), Verdict::Allow),
+        (format!("git -c trace2.eventTarget={config}/x status"), Verdict::Allow),
+        // What a sourced file may export is as the environment before the line: not seen.
+        ("source env.sh; git status".into(), Verdict::Allow),
+        (
+            "GIT_TRACE=$t git status".into(),
+            Verdict::Ask {
+                rule: "Edit(./config/**)".into(),
+                file: file.clone(),
+                cause: Some(Cause::UnknownFile("`GIT_TRACE` has git write its trace to `$t`".into())),
+            },
+        ),
+    ] {
+        assert_eq!(p.check_shell(&command, &s.root), verdict, "{command}");
+    }
+    // Bash runs BASH_ENV's file before a script, whatever program starts it; an interactive POSIX shell ENV's.
+    for (command, verdict) in [
+        ("BASH_ENV=secret/x bash -c true", read("`BASH_ENV` has bash run `secret/x`")),
+        ("BASH_ENV=secret/x ./build.sh", read("`BASH_ENV` has bash run `secret/x`")),
+        ("export BASH_ENV=secret/x; bash -c true", read("`BASH_ENV` has bash run `secret/x`")),
+        ("ENV=secret/x sh -i", read("`ENV` has the shell run `secret/x`")),
+        ("ENV=secret/x bash --posix -i -c true", read("`ENV` has the shell run `secret/x`")),
+        ("BASH_ENV=src/a.rs bash -c true", Verdict::Allow),
+        ("ENV=secret/x sh -c true", Verdict::Allow),
+        ("ENV=$STAGE npm start", Verdict::Allow),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
+    }
+    // The shell expands the name, running a substitution in it even quoted.
+    for (command, value) in
+        [("BASH_ENV='$(rm -rf qa)' bash -c true", "$(rm -rf qa)"), ("BASH_ENV=$f bash -c true", "$f")]
+    {
+        let cause = Cause::UnknownProgram(format!("BASH_ENV={value} (a file bash runs, its name expanded)"));
+        let verdict = Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(cause) };
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
+    }
+}
