@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use lean_ctx_shell_syntax::quote;
 
 use super::bash::{Arg, Invocation, subcommand_starts};
-use super::canonical_prefix;
+use super::{canonical_prefix, env_files};
 
 /// How long reading git's configuration may take for one line, all its
 /// reads together: past it, what git runs is unknown. Well under the 3 s
@@ -367,6 +367,9 @@ fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path, reads
     git.args(options)
         .args(["config", "--get", key])
         .envs(env.iter().copied().filter(|(name, _)| decides_configuration(name)))
+        // Nor a trace, which the configuration the line picks may also ask for (a HOME whose
+        // .gitconfig sets trace2.eventTarget), nor lean-ctxd's own environment.
+        .envs(env_files::TRACES.map(|name| (name, "0")))
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -427,6 +430,11 @@ mod tests {
         let trace = trace.to_str().expect("utf-8");
         let env = [home[0], home[1], ("GIT_TRACE", trace), ("GIT_TRACE_SETUP", trace), ("PATH", "/nonexistent")];
         assert_eq!(read("x", &[], &env, dir.path(), &mut Reads::default()), Alias::Value("!rm -rf qa".into()));
+        assert!(!dir.path().join("trace").exists());
+        // Nor does the trace a global configuration the line's HOME picks asks for.
+        git(&["config", "--file", ".gitconfig", "trace2.eventTarget", trace]);
+        git(&["config", "--file", ".gitconfig", "trace2.normalTarget", trace]);
+        assert_eq!(read("x", &[], &home, dir.path(), &mut Reads::default()), Alias::Value("!rm -rf qa".into()));
         assert!(!dir.path().join("trace").exists());
         // Each git run counts, found or not: past the line's, what git runs is unknown.
         let mut reads = Reads::default();
