@@ -1827,6 +1827,7 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "flock f ls",
         "watch -n 1 ls",
         "sudo -l rm",
+        "sudo -h",
         "command -v rm",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
