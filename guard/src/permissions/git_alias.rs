@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use lean_ctx_shell_syntax::quote;
 
 use super::bash::{Arg, Invocation, subcommand_starts};
-use super::{canonical_prefix, env_files};
+use super::{canonical_prefix, env_files, git_config};
 
 /// How long reading git's configuration may take for one line, all its
 /// reads together: past it, what git runs is unknown. Well under the 3 s
@@ -228,7 +228,8 @@ pub(crate) fn expand(invocation: &Invocation, cwd: Option<&Path>, reads: &mut Re
     for at in candidates {
         let subcommand = args[at].text.as_str();
         let globals = &texts[1..=at];
-        if !may_be_alias(subcommand) || gives_alias(globals, subcommand) {
+        let shown = git_config::shows_alias(&texts[1..], at);
+        if !may_be_alias(subcommand) || gives_alias(globals, subcommand) || shown {
             continue;
         }
         let unknown = || format!("git {subcommand} (an alias its configuration may give, not read)");
@@ -354,7 +355,7 @@ pub(crate) fn read(subcommand: &str, options: &[&str], env: &[(&str, &str)], cwd
 fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> bool {
     match read_key("help.autocorrect", options, env, cwd, reads) {
         Alias::None => false,
-        Alias::Value(value) => !super::git_config::autocorrect_runs_nothing(&value),
+        Alias::Value(value) => !git_config::autocorrect_runs_nothing(&value),
         Alias::Unknown => true,
     }
 }

@@ -149,7 +149,8 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
         let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
         if section == "alias" && subsection.is_none() {
             // The last value given counts, as git reads them.
-            if let Some(&at) = subcommands.iter().find(|&&at| args[at].eq_ignore_ascii_case(&variable)) {
+            let runs_alias = |&&at: &&usize| args[at].eq_ignore_ascii_case(&variable) && !shows_alias(args, at);
+            if let Some(&at) = subcommands.iter().find(runs_alias) {
                 alias = Some((at, value, written()));
             }
         } else if let Some(script) = EDITOR_KEYS
@@ -180,6 +181,14 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
         None => {}
     }
     out
+}
+
+/// Whether git given `args` (the words after `git`) shows what the alias
+/// at `at` stands for rather than running it: `git x --help` is `git help
+/// x`, which prints the alias (and for one naming a git command, that
+/// command's manual). Only there: `git x -h` and `git x y --help` run it.
+pub(crate) fn shows_alias(args: &[&str], at: usize) -> bool {
+    args.get(at + 1) == Some(&"--help")
 }
 
 /// Most `GIT_CONFIG_KEY_n` read: a count past it is taken as unreadable.

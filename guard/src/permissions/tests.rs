@@ -2405,6 +2405,15 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
     for command in ["git -c alias.wipe=status wipe", "git status", "git nosuch", "git loop"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
+    // `--help` right after an alias shows what it stands for and runs nothing; anywhere else it is the alias's.
+    for command in ["git wipe --help", "git again --help x", "git -c alias.q='!rm -rf qa' q --help"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    for (command, part) in
+        [("git wipe -h", "`rm -rf qa -h` matches it"), ("git wipe x --help", "`rm -rf qa x --help` matches it")]
+    {
+        assert_eq!(p.check_shell(command, &s.root), rm(part), "{command}");
+    }
     let unknown = |word: &str| Verdict::Ask {
         rule: "Bash(rm:*)".into(),
         file: file.clone(),
