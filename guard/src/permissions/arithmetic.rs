@@ -18,8 +18,9 @@
 //! subscript of `-v NAME[…]` (in `[[`, `[` and `test`) and of a name
 //! `unset`, `read` or `printf -v` is given, and what is assigned
 //! to a variable given the integer attribute (`declare -i`). An associative
-//! array's subscript is no arithmetic, but which arrays are associative is
-//! not followed: theirs are read as indexed ones'.
+//! array's subscript is no arithmetic: one the line certainly declared so
+//! (`declare -A m; m[k]=1`, see [`Variables::associative`]); any other
+//! array's is read as an indexed one's.
 
 use std::collections::HashMap;
 
@@ -67,19 +68,25 @@ enum Event {
     Unknown(String),
 }
 
-/// The arithmetic `command` has bash evaluate, each expression as its text.
-fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
+/// The arithmetic `command`, run in `env`, has bash evaluate, each
+/// expression as its text. An associative array's subscript is none: one
+/// the line certainly declared so (see [`Variables::associative`]), or
+/// the command itself does (`declare -A m=([k]=v)`).
+fn expressions(command: &Command, variables: &Variables, env: &[u32]) -> Vec<String> {
+    let declared = declared_associative(&command.words);
+    let indexed = |name: &str| !variables.associative(name, env) && !declared.contains(&name);
+    let indexed: Indexed<'_> = &indexed;
     let expansions = body_expansions(command);
     let mut out: Vec<String> = command.arithmetic.iter().map(|text| text.replace('"', "")).collect();
     let words = &command.words;
     let targets = command.redirects.iter().map(|redirect| &redirect.target);
     for word in words.iter().chain(targets).chain(&expansions) {
-        out.extend(in_word(word));
+        out.extend(in_word(word, indexed));
     }
-    out.extend(compound_subscripts(words));
+    out.extend(compound_subscripts(words, indexed));
     let (assignments, rest) = leading_assignments(words);
     for word in assignments {
-        out.extend(assignment(word, variables.integer(assigned(&word.text).expect("an assignment").0)));
+        out.extend(assignment(word, variables.integer(assigned(&word.text).expect("an assignment").0), indexed));
     }
     let Some((program, args)) = rest.split_first() else { return out };
     let texts: Vec<&str> = args.iter().map(|word| word.text.as_str()).collect();
@@ -88,7 +95,7 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
         "[[" | "[" | "test" => {
             for (at, text) in texts.iter().enumerate() {
                 if *text == "-v"
-                    && let Some(subscript) = texts.get(at + 1).and_then(|name| subscript(name))
+                    && let Some(subscript) = texts.get(at + 1).and_then(|name| subscript(name, indexed))
                 {
                     out.push(subscript.to_string());
                 }
@@ -101,19 +108,35 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
         // Builtins taking a variable's name expand a subscript in it as arithmetic.
         "unset" | "read" | "wait" => {
             let names = texts.iter().filter(|text| !text.starts_with('-'));
-            out.extend(names.filter_map(|name| subscript(name)).map(str::to_string));
+            out.extend(names.filter_map(|name| subscript(name, indexed)).map(str::to_string));
         }
-        "printf" => out.extend(printf_target(rest).and_then(subscript).map(str::to_string)),
+        "printf" => out.extend(printf_target(rest).and_then(|name| subscript(name, indexed)).map(str::to_string)),
         name if DECLARING.contains(&name) => {
             let integer = texts.iter().any(|text| text.starts_with('-') && text.contains('i'));
             for word in args.iter().filter(|word| is_assignment(&word.text)) {
                 let name = assigned(&word.text).expect("an assignment").0;
-                out.extend(assignment(word, integer || variables.integer(name)));
+                out.extend(assignment(word, integer || variables.integer(name), indexed));
             }
         }
         _ => {}
     }
     out
+}
+
+/// Whether the array a name names is an indexed one, whose subscript is
+/// arithmetic.
+type Indexed<'a> = &'a dyn Fn(&str) -> bool;
+
+/// The arrays a `declare -A` (`local`, `typeset`, `readonly`) among
+/// `words` declares associative.
+fn declared_associative(words: &[Word]) -> Vec<&str> {
+    let Some((first, args)) = leading_assignments(words).1.split_first() else { return Vec::new() };
+    let associative = |word: &Word| word.text.starts_with('-') && word.text.contains('A');
+    if !DECLARING.contains(&first.text.as_str()) || !args.iter().any(associative) {
+        return Vec::new();
+    }
+    let names = args.iter().filter(|word| !word.text.starts_with('-'));
+    names.filter_map(|word| name_and_subscript(&word.text)).map(|(name, _)| name).collect()
 }
 
 /// The expansions of the command's heredoc bodies that evaluate what may
@@ -164,13 +187,16 @@ fn assignment_words(words: &[Word]) -> &[Word] {
 /// The subscripts of a compound array assignment's elements, evaluated as
 /// arithmetic (`b=( [x]=1 )`, `declare -a b=([x]=1 [y]=2)`): the words
 /// from the one opening it (`b=(`) on.
-fn compound_subscripts(words: &[Word]) -> Vec<String> {
+fn compound_subscripts(words: &[Word], indexed: Indexed<'_>) -> Vec<String> {
     let Some(open) = words
         .iter()
         .position(|word| assigned(&word.text).is_some_and(|(_, rest)| rest.trim_start_matches('+').starts_with("=(")))
     else {
         return Vec::new();
     };
+    if !assigned(&words[open].text).is_some_and(|(name, _)| indexed(name)) {
+        return Vec::new();
+    }
     let first = words[open].text.split_once("=(").map_or("", |(_, rest)| rest);
     let elements = std::iter::once(first).chain(words[open + 1..].iter().map(|word| word.text.as_str()));
     elements
@@ -277,18 +303,19 @@ fn cut_expansion(after: &str) -> bool {
 
 /// The arithmetic an assignment word has evaluated: its subscript
 /// (`a[i]=x`), and its value when the variable has the integer attribute.
-fn assignment(word: &Word, integer: bool) -> Vec<String> {
+fn assignment(word: &Word, integer: bool, indexed: Indexed<'_>) -> Vec<String> {
     let (_, rest) = assigned(&word.text).expect("an assignment");
-    let mut out: Vec<String> = subscript(&word.text).map(str::to_string).into_iter().collect();
+    let mut out: Vec<String> = subscript(&word.text, indexed).map(str::to_string).into_iter().collect();
     if integer {
         out.extend(rest.split_once('=').map(|(_, value)| value.to_string()));
     }
     out
 }
 
-/// The subscript of `NAME[…]` at the start of `text`.
-fn subscript(text: &str) -> Option<&str> {
-    let (name, rest) = name_and_subscript(text)?;
+/// The subscript of `NAME[…]` at the start of `text`, when NAME is an
+/// `indexed` array's, evaluated as arithmetic.
+fn subscript<'a>(text: &'a str, indexed: Indexed<'_>) -> Option<&'a str> {
+    let (name, rest) = name_and_subscript(text).filter(|(name, _)| indexed(name))?;
     let after_name = &text[name.len()..];
     let inner = after_name.strip_prefix('[')?;
     Some(&inner[..inner.len() - rest.len() - 1])
@@ -296,7 +323,7 @@ fn subscript(text: &str) -> Option<&str> {
 
 /// The arithmetic a word's expansions have evaluated: `$[…]`, and in
 /// `${…}` a subscript or a substring's offset and length.
-fn in_word(word: &Word) -> Vec<String> {
+fn in_word(word: &Word, indexed: Indexed<'_>) -> Vec<String> {
     let text = &word.text;
     let mut out = Vec::new();
     for (at, _) in text.match_indices('$').filter(|(at, _)| word.expands_at(*at)) {
@@ -304,7 +331,7 @@ fn in_word(word: &Word) -> Vec<String> {
         if rest.starts_with('[') {
             out.push(rest[1..closing(rest, b'[', b']')].to_string());
         } else if rest.starts_with('{') {
-            out.extend(in_braces(&rest[1..closing(rest, b'{', b'}')]));
+            out.extend(in_braces(&rest[1..closing(rest, b'{', b'}')], indexed));
         }
     }
     out
@@ -312,7 +339,7 @@ fn in_word(word: &Word) -> Vec<String> {
 
 /// The arithmetic in the text of `${…}`: a subscript (not `@` nor `*`),
 /// and after `:` (not `:-`, `:=`, `:+`, `:?`) an offset and a length.
-fn in_braces(inner: &str) -> Vec<String> {
+fn in_braces(inner: &str, indexed: Indexed<'_>) -> Vec<String> {
     let inner = inner.strip_prefix('#').unwrap_or(inner);
     // A positional parameter or all of them (`${@:x}`, `${1:x}`) take an offset too.
     let special = inner
@@ -330,7 +357,7 @@ fn in_braces(inner: &str) -> Vec<String> {
     if rest.starts_with('[') {
         let close = closing(rest, b'[', b']');
         let subscript = &rest[1..close];
-        if subscript != "@" && subscript != "*" {
+        if subscript != "@" && subscript != "*" && indexed(name) {
             out.push(subscript.to_string());
         }
         rest = rest.get(close + 1..).unwrap_or_default();
@@ -502,7 +529,7 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
         return Some(unreadable);
     }
     let mut known = HashMap::new();
-    for expr in expressions(command, variables) {
+    for expr in expressions(command, variables, env) {
         let mut set = Vec::new();
         for event in events(&expr) {
             let problem = match event {
@@ -526,8 +553,8 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
 /// The variables `command`'s arithmetic leaves holding numbers: those it
 /// assigns wherever it is evaluated whole (`((i = 0))`, `let i++`), and
 /// those with the integer attribute it assigns.
-pub(crate) fn numbers(command: &Command, variables: &Variables) -> Vec<String> {
-    let mut out: Vec<String> = expressions(command, variables)
+pub(crate) fn numbers(command: &Command, variables: &Variables, env: &[u32]) -> Vec<String> {
+    let mut out: Vec<String> = expressions(command, variables, env)
         .iter()
         .flat_map(|expr| events(expr))
         .filter_map(|event| match event {
@@ -612,8 +639,8 @@ mod tests {
             let len = rng.below(24);
             let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
             let _ = events(&text);
-            let _ = in_word(&Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() });
-            let _ = subscript(&text);
+            let _ = in_word(&Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() }, &|_| true);
+            let _ = subscript(&text, &|_| true);
         }
     }
 
@@ -627,10 +654,15 @@ mod tests {
     #[test]
     fn subscripts_and_offsets_in_words() {
         let word = |text: &str| Word { span: 0..text.len(), text: text.to_string(), quoted: Vec::new() };
-        assert_eq!(in_word(&word("${a[x]}/${#b[y+1]}${c[@]}${s:o:n}$[z]${d:-e}")), ["x", "y+1", "o", "n", "z"]);
-        assert_eq!(in_word(&word("${@:o}${*:p:q}${1:r}${#:-s}${#}")), ["o", "p", "q", "r"]);
-        assert_eq!(subscript("a[$(rm x)]"), Some("$(rm x)"));
-        assert_eq!(subscript("a[i]=1"), Some("i"));
-        assert_eq!(subscript("a"), None);
+        let all = &|_: &str| true;
+        assert_eq!(in_word(&word("${a[x]}/${#b[y+1]}${c[@]}${s:o:n}$[z]${d:-e}"), all), ["x", "y+1", "o", "n", "z"]);
+        assert_eq!(in_word(&word("${@:o}${*:p:q}${1:r}${#:-s}${#}"), all), ["o", "p", "q", "r"]);
+        assert_eq!(subscript("a[$(rm x)]", all), Some("$(rm x)"));
+        assert_eq!(subscript("a[i]=1", all), Some("i"));
+        assert_eq!(subscript("a", all), None);
+        // An associative array's subscript is a string.
+        let indexed = &|name: &str| name != "m";
+        assert_eq!(in_word(&word("${m[k]}${a[i]}${m[j]:o}"), indexed), ["i", "o"]);
+        assert_eq!(subscript("m[k]=1", indexed), None);
     }
 }

@@ -429,7 +429,7 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 collect(&text, depth + 1, &place, vars, walk);
             }
         }
-        let numbers = arithmetic::numbers(command, vars);
+        let numbers = arithmetic::numbers(command, vars, &place.env);
         vars.record(&command.words, &numbers, &place, within, sets_anything);
     }
 }

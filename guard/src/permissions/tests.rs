@@ -2560,3 +2560,31 @@ fn files_the_environment_names_for_git_traces_and_shell_startup_are_written_and_
         assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
     }
 }
+
+#[test]
+fn an_associative_arrays_subscript_is_a_string_not_arithmetic() {
+    let (s, p, file) = qa();
+    // Bash expands it as a word and evaluates none of it: `k` is the key `k`, not k's value.
+    for command in [
+        "declare -A m; m[key]=1; echo ${m[key]}",
+        "declare -A m=([key]=1); echo ${m[key]}",
+        "local -A m; m=([k]=v); [[ -v m[k] ]]; unset 'm[k]'; echo ${m[k]}",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Not certainly associative: unset (an element then makes an indexed array), maybe not declared, declared
+    // in a subshell or a function's body, or whatever `source` did.
+    for (command, key) in [
+        ("declare -A m; unset m; m[k]=1", "k"),
+        ("declare -A m; while read k; do echo ${m[k]}; unset m; done", "k"),
+        ("true && declare -A m; echo ${m[k]}", "k"),
+        ("(declare -A m); echo ${m[k]}", "k"),
+        ("f() { declare -A m; }; echo ${m[k]}", "k"),
+        ("declare -A m; source x; echo ${m[k]}", "k"),
+        ("m[k]=1", "k"),
+    ] {
+        let cause = Cause::UnknownProgram(format!("{key} (a value evaluated as arithmetic: {key})"));
+        let verdict = Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(cause) };
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
+    }
+}

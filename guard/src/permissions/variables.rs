@@ -97,6 +97,11 @@ pub(crate) struct Variables {
     /// Variables given the integer attribute (`declare -i`): what is
     /// assigned to them is evaluated as arithmetic.
     integers: HashSet<String>,
+    /// Arrays declared associative (`declare -A m`), whose subscripts are
+    /// strings, not arithmetic: each setting `true` for a declaration,
+    /// `false` for an `unset` of the array (an element assigned after it
+    /// makes an indexed one), with its place in order among all settings.
+    associative: HashMap<String, Settings<(bool, usize)>>,
     /// Loops (`for`, `while`, `until`, `select`) open, and of the `for`
     /// loops among them the variable each sets, with how many were open
     /// when it started: its `done` ends it.
@@ -193,6 +198,26 @@ impl Variables {
         self.integers.contains(name)
     }
 
+    /// Whether `name` is certainly an associative array for a command
+    /// running in `env`: declared so by a command it sees that could not be
+    /// skipped, and neither unset (which no other setting undoes: bash
+    /// refuses to make it indexed) nor possibly so by what may set any
+    /// variable since.
+    pub(crate) fn associative(&self, name: &str, env: &[u32]) -> bool {
+        let Some(settings) = self.associative.get(name) else { return false };
+        let any = self.any.seen(env).map(|any| *any.value);
+        for seen in settings.seen_back(env) {
+            let (declared, order) = *seen.value;
+            if !declared || any.is_some_and(|any| any > order) {
+                return false;
+            }
+            if seen.certain {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `name` certainly holds a plain number for a command running
     /// in `env`: every setting it may see since the last certain one is a
     /// number (`i=0; while …; do ((i++)); done`), and nothing that may set
@@ -253,6 +278,16 @@ impl Variables {
         self.lastpipe |= sets_lastpipe(words);
         self.integers.extend(integers(words));
         let nested = place.env.len() > shell.env.len();
+        for (name, declared) in associative(words) {
+            let settings = self.associative.entry(name).or_default();
+            // After `shopt -s lastpipe` an unset in a pipeline's stage may be the shell's own.
+            if self.lastpipe && nested && !declared {
+                self.count += 1;
+                settings.set(&Place { env: shell.env.clone(), conditional: true }, (false, self.count));
+            }
+            self.count += 1;
+            settings.set(place, (declared, self.count));
+        }
         let sets = sets(words);
         let exports = exports(words);
         if anything || makes_reference(words) || sets_unknown_name(words) {
@@ -292,8 +327,9 @@ impl Variables {
     pub(crate) fn enter_loop(&mut self, commands: &[Command], place: &Place) {
         let Some(body) = loop_body(commands) else { return };
         let mut anything = false;
-        // Each variable the body sets, and whether each setting is a number.
+        // Each variable the body sets, and whether each setting is a number; the arrays it unsets.
         let mut names: Vec<(String, bool)> = Vec::new();
+        let mut unset = Vec::new();
         for command in body {
             let words = &command.words;
             let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
@@ -306,7 +342,8 @@ impl Variables {
                 || sets_lastpipe(words)
                 || program.is_some_and(|program| self.may_set_anything(program) || matches!(program, "eval" | "trap"));
             // A setting the same command's arithmetic makes a number is one (`n=$((n + 1))`).
-            let numbers = arithmetic::numbers(command, self);
+            let numbers = arithmetic::numbers(command, self, &place.env);
+            unset.extend(associative(words).into_iter().filter(|(_, declared)| !declared).map(|(name, _)| name));
             let decimal = |text: Option<String>| text.is_some_and(|text| text.parse::<u64>().is_ok());
             let set = sets(words).into_iter().map(|(name, text)| (numbers.contains(&name) || decimal(text), name));
             names.extend(set.map(|(number, name)| (name, number)));
@@ -316,6 +353,10 @@ impl Variables {
         if anything {
             self.count += 1;
             self.any.set(&maybe, self.count);
+        }
+        for name in unset {
+            self.count += 1;
+            self.associative.entry(name).or_default().set(&maybe, (false, self.count));
         }
         for (name, _) in &names {
             let number = names.iter().filter(|(set, _)| set == name).all(|(_, number)| *number);
@@ -436,6 +477,24 @@ fn integers(words: &[Word]) -> Vec<String> {
     }
     let names = args.iter().filter(|word| !word.text.starts_with('-'));
     names.filter_map(|word| name_and_subscript(&word.text)).map(|(name, _)| name.to_string()).collect()
+}
+
+/// The arrays a command declares associative (`declare -A m`, `local`,
+/// `typeset`, `readonly`: `true`) or unsets whole (`unset m`, `unset -v
+/// m`: `false`; `unset 'm[k]'` unsets an element, `unset -f` a function).
+fn associative(words: &[Word]) -> Vec<(String, bool)> {
+    let Some((first, args)) = words.split_first() else { return Vec::new() };
+    let options = || args.iter().filter(|word| word.text.starts_with('-'));
+    let names = || args.iter().filter(|word| !word.text.starts_with('-'));
+    let declared = match basename(&first.text) {
+        "unset" if !options().any(|word| word.text.contains('f')) => false,
+        name if DECLARING.contains(&name) && options().any(|word| word.text.contains('A')) => true,
+        _ => return Vec::new(),
+    };
+    let named = names().filter_map(|word| Some((name_and_subscript(&word.text)?.0, &word.text)));
+    // `declare -A m=(…)` declares m; `unset m[k]` leaves it.
+    let named = named.filter(|(name, word)| declared || name == word);
+    named.map(|(name, _)| (name.to_string(), declared)).collect()
 }
 
 /// Whether the command sets a variable whose name is known only when it
