@@ -834,15 +834,18 @@ fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_sh
         ("(x=rm; $x foo)", &rm),
         ("x=rm && $x foo", &rm),
         ("eval x=rm; $x foo", &rm),
+        // A literal added to a value known here, as a string.
+        ("x=r; x+=m; $x foo", &rm),
         // Behind `||`/`&&`, in a compound command or set another way, it may hold another value.
         ("x=rm; false || x=ls; $x foo", &unknown),
         ("x=rm; true && x=ls; $x foo", &unknown),
         ("x=rm; if true; then x=ls; fi; $x foo", &unknown),
         ("x=rm; for x in ls; do $x foo; done", &unknown),
         ("x=rm; read x; $x foo", &unknown),
-        ("x=r; x+=m; $x foo", &unknown),
         ("x=ls; x=(rm); $x foo", &unknown),
         ("x=rm; unset x; $x foo", &unknown),
+        ("x=r; x+=$m; $x foo", &unknown),
+        ("x=r; while true; do x+=m; $x foo; done", &unknown),
         ("x=; : ${x:=ls}; $x foo", &unknown),
         ("x=rm; declare -n x=y; $x foo", &unknown),
         ("f() { x=ls; }; x=rm; f; $x foo", &unknown),
@@ -2090,6 +2093,10 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     let known = "x=1; read -p \"$m\" -a y; mapfile -u \"$fd\" z; declare y=\"$v\"; printf -v y %s \"$v\"; ((x))";
     assert_eq!(p.check_shell(known, &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}((0 && (x = 1))); ((x))"), &s.root), unknown("x", "x"));
+    // Added to what is not known, or in a loop's body, again and again, to what it made.
+    for command in ["x+=1; ((x))", "x=1; x+=$y; ((x))", "x=1; while :; do x+=1; ((x)); done"] {
+        assert_eq!(p.check_shell(command, &s.root), unknown("x", "x"), "{command}");
+    }
     // Numbers, plain literals and counters the line keeps stay as they were.
     for command in [
         "echo $((1 + 2)) $((0x1F + 16#ff))",
@@ -2102,6 +2109,8 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "echo $((RANDOM % 6)) $# $? $$",
         "x=5; [[ $x -eq 5 ]] && [ -v x ] && [[ $y == 0 ]]",
         "echo '$((x))' \\$((1))",
+        // Digits added to a number, as a string: still one.
+        "x=1; x+=1; echo $((x)); i=0; true && i+=1; echo ${a[i]}",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }

@@ -7,7 +7,8 @@
 //!
 //! Commands setting variables, besides `NAME=value` alone: `export`,
 //! `declare`, `local`, `readonly`, `typeset` (also after `builtin` or
-//! `command`; bare `local x` empties it), `NAME+=…`, arrays `NAME=(…)` and
+//! `command`; bare `local x` empties it), `NAME+=…` (a literal added to
+//! the value before, as a string), arrays `NAME=(…)` and
 //! elements `NAME[i]=…` (unknown: `$NAME` is element 0), `for NAME in
 //! WORDS` (in the loop's body one of the words, see
 //! [`Variables::loop_words`]; unknown after its `done`), and `for` otherwise,
@@ -296,6 +297,14 @@ impl Variables {
         }
         let set: Vec<String> = sets.iter().map(|(name, _)| name.clone()).collect();
         for (name, text) in sets {
+            let text = match text {
+                Some(Literal::Whole(text)) => Some(text),
+                // Added to a value known here, as a string; to an integer's, as arithmetic (`numbers` says).
+                Some(Literal::Appended(more)) if !self.integer(&name) => {
+                    self.value(&name, &place.env).map(|before| format!("{before}{more}"))
+                }
+                Some(Literal::Appended(_)) | None => None,
+            };
             // Assigned arithmetic (`n=$((n + 1))`, `declare -i n=x`), it holds a number.
             let number = numbers.contains(&name);
             // Evaluated, `declare -i n=x` holds x's number, not `x`.
@@ -344,7 +353,9 @@ impl Variables {
             // A setting the same command's arithmetic makes a number is one (`n=$((n + 1))`).
             let numbers = arithmetic::numbers(command, self, &place.env);
             unset.extend(associative(words).into_iter().filter(|(_, declared)| !declared).map(|(name, _)| name));
-            let decimal = |text: Option<String>| text.is_some_and(|text| text.parse::<u64>().is_ok());
+            // What the body adds to a value may be added again: no number known.
+            let decimal =
+                |text: Option<Literal>| matches!(text, Some(Literal::Whole(text)) if text.parse::<u64>().is_ok());
             let set = sets(words).into_iter().map(|(name, text)| (numbers.contains(&name) || decimal(text), name));
             names.extend(set.map(|(number, name)| (name, number)));
             names.extend(numbers.into_iter().map(|name| (name, true)));
@@ -573,9 +584,9 @@ fn defined_function(words: &[Word]) -> Option<String> {
 /// The variables a command (past its leading keywords) sets for the rest
 /// of its shell, each with its value when that is a literal. Assignments
 /// before a program (`x=rm make`) set it for that program only.
-fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
+fn sets(words: &[Word]) -> Vec<(String, Option<Literal>)> {
     let Some(first) = words.first() else { return Vec::new() };
-    let names = |words: &[Word]| -> Vec<(String, Option<String>)> {
+    let names = |words: &[Word]| -> Vec<(String, Option<Literal>)> {
         words.iter().filter_map(|word| variable_named(&word.text)).map(|name| (name.to_string(), None)).collect()
     };
     let mut sets = match basename(&first.text) {
@@ -626,13 +637,24 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
     sets
 }
 
+/// A literal a command sets a variable to: its whole value, or (`x+=…`)
+/// what it adds to the value before.
+enum Literal {
+    Whole(String),
+    Appended(String),
+}
+
 /// The name and value a `NAME=value`, `NAME+=value` or `NAME[i]=value`
-/// word sets: the value when it is a literal, and not an array, an element
-/// or appended to, nor (`reference`) a name of another variable.
-fn assignment(word: &Word, reference: bool) -> (String, Option<String>) {
+/// word sets: the value when it is a literal, and not an array or an
+/// element, nor (`reference`) a name of another variable.
+fn assignment(word: &Word, reference: bool) -> (String, Option<Literal>) {
     let (name, rest) = assigned(&word.text).expect("an assignment");
-    let value = rest.strip_prefix('=').filter(|value| word.is_literal() && !reference && !value.starts_with('('));
-    (name.to_string(), value.map(str::to_string))
+    let plain = |value: &&str| word.is_literal() && !reference && !value.starts_with('(');
+    let value = match rest.strip_prefix('+') {
+        Some(appended) => appended.strip_prefix('=').filter(plain).map(|value| Literal::Appended(value.to_string())),
+        None => rest.strip_prefix('=').filter(plain).map(|value| Literal::Whole(value.to_string())),
+    };
+    (name.to_string(), value)
 }
 
 /// The variable `printf -v NAME` or `printf -vNAME` prints into.
