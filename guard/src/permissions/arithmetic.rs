@@ -9,7 +9,9 @@
 //! number, or to a literal without `[`, `$` or a backtick whose own
 //! variables are known so, is not; nor is one an arithmetic assignment
 //! earlier in the line or the expression set (`for ((i=0; i<3; i++))`),
-//! nor bash's own counters (`$RANDOM`, `$#`).
+//! nor bash's own counters (`$RANDOM`, `$#`). A substitution's output is
+//! evaluated so too (`$(( $(cat f) ))`), unless its program prints a
+//! number alone (`date +%s`).
 //!
 //! Where bash evaluates arithmetic: `((…))` and `for ((…))`, `$((…))` and
 //! `$[…]`, `let`'s words, an indexed array's subscript (`${a[i]}`,
@@ -63,9 +65,13 @@ enum Event {
     Reads(String),
     /// It is set to a number wherever the expression is evaluated whole.
     Sets(String),
-    /// What is evaluated is known only when it runs: a substitution's
-    /// output (`$(cat f)`), an array's element, `$1`, `${x:-…}`.
+    /// What is evaluated is known only when it runs: an array's element,
+    /// `$1`, `${x:-…}`.
     Unknown(String),
+    /// A substitution's output is evaluated: the command it runs (`cat
+    /// f`), whose output may be anything (`a[$(rm -rf qa)]`) unless it is
+    /// a program known to print a number (see [`prints_number`]).
+    Prints(String),
 }
 
 /// The arithmetic `command`, run in `env`, has bash evaluate, each
@@ -417,8 +423,9 @@ fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool, nesting: usize
                 Some(b'[') => i += 2,
                 Some(b'(') => {
                     // What a substitution prints is evaluated; its commands are the line's.
-                    out.push(Event::Unknown("$(".to_string()));
-                    i += 1 + closing(&expr[i + 1..], b'(', b')') + 1;
+                    let close = i + 1 + closing(&expr[i + 1..], b'(', b')');
+                    out.push(Event::Prints(expr.get(i + 2..close).unwrap_or_default().to_string()));
+                    i = close + 1;
                 }
                 Some(b'{') => {
                     let close = i + 1 + closing(&expr[i + 1..], b'{', b'}');
@@ -541,6 +548,8 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
                     continue;
                 }
                 Event::Reads(name) => name,
+                Event::Prints(command) if prints_number(&command, variables, env) => continue,
+                Event::Prints(_) => "$(".to_string(),
                 Event::Unknown(part) => part,
             };
             let expr = expr.trim();
@@ -579,6 +588,39 @@ fn is_expansion(value: &str) -> bool {
         || (value.starts_with("$[") && value.ends_with(']') && close(b'[', b']'))
 }
 
+/// Whether the command of a substitution (`command`, run in `env`) prints a
+/// number alone, which arithmetic evaluates as none of its variables:
+/// `date` given only numeric conversions (`date +%s`, `date -u
+/// +%Y%m%d`), or `nproc`. Written plainly (no quote, expansion or other
+/// command), and each the program itself: no function or alias of the
+/// line, nor what `source` may define, stands for it, nor a `PATH` the
+/// line set leads to another.
+fn prints_number(command: &str, variables: &Variables, env: &[u32]) -> bool {
+    let plain = command.bytes().all(|b| b.is_ascii_alphanumeric() || b" \t+-%_".contains(&b));
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let Some((&program, args)) = words.split_first() else { return false };
+    if !plain || !variables.runs_itself(program, env) || variables.names("PATH", env) {
+        return false;
+    }
+    let numeric = |format: &str| {
+        // Each conversion a number's (GNU date's flags and width before it); the text between, digits.
+        let mut parts = format.split('%');
+        let text_between = parts.next().is_some_and(|text| text.bytes().all(|b| b.is_ascii_digit()));
+        text_between
+            && parts.all(|part| {
+                let conversion =
+                    part.trim_start_matches(['-', '_', '0', '^', '#']).trim_start_matches(|c: char| c.is_ascii_digit());
+                let mut chars = conversion.chars();
+                chars.next().is_some_and(|c| "sNYCymdeHIklMSjuwUVWGg".contains(c)) && chars.all(|c| c.is_ascii_digit())
+            })
+    };
+    match (program, args) {
+        ("date", [format] | ["-u" | "--utc", format]) => format.strip_prefix('+').is_some_and(numeric),
+        ("nproc", []) => true,
+        _ => false,
+    }
+}
+
 /// Whether `name` is known to hold a number as arithmetic evaluates it:
 /// bash's own counters, a variable the line left holding a number, or one
 /// it set to a literal without `[`, `$` or a backtick whose own variables
@@ -604,7 +646,7 @@ fn holds_number(
                 events(value).into_iter().all(|event| match event {
                     Event::Reads(name) => holds_number(&name, variables, env, known, depth + 1),
                     Event::Sets(_) => true,
-                    Event::Unknown(_) => false,
+                    Event::Unknown(_) | Event::Prints(_) => false,
                 })
             }
             _ => false,
@@ -626,7 +668,7 @@ mod tests {
         assert_eq!(events("a[$i] = 1"), [reads("i")]);
         // After `?`, `&&` or `||` an assignment may not happen.
         assert_eq!(events("c ? x = 1 : 0"), [reads("c")]);
-        assert_eq!(events("$(cat f) + $1"), [Event::Unknown("$(".into()), Event::Unknown("$1".into())]);
+        assert_eq!(events("$(cat f) + $1"), [Event::Prints("cat f".into()), Event::Unknown("$1".into())]);
         assert_eq!(events("b[i]"), [reads("i"), Event::Unknown("b[…]".into())]);
         assert_eq!(events("${x:-1}"), [Event::Unknown("${x:-1}".into())]);
     }

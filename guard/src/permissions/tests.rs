@@ -2111,6 +2111,8 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "echo '$((x))' \\$((1))",
         // Digits added to a number, as a string: still one.
         "x=1; x+=1; echo $((x)); i=0; true && i+=1; echo ${a[i]}",
+        // What a program printing a number alone prints is one.
+        "t=5; echo $(( $(date +%s) - t )); (( $(date -u +%Y%m%d) > $(nproc) ))",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -2119,6 +2121,12 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         matches!(p.check_shell(command, &s.root), Verdict::Ask { cause: Some(Cause::UnknownProgram(_)), .. })
     };
     for command in [
+        // What a substitution prints may be `a[$(rm -rf qa)]`, but for a program printing a number alone.
+        "echo $(( $(cat f) ))",
+        "echo $(( $(date) - $(date +%a) ))",
+        "date() { echo 'a[$(rm -rf qa)]'; }; echo $(( $(date +%s) ))",
+        "source x; echo $(( $(date +%s) ))",
+        "PATH=.; echo $(( $(date +%s) ))",
         // A variable a value names: bash expands the subscript in its name.
         "echo ${!x}",
         "echo ${!1}",

@@ -244,6 +244,14 @@ impl Variables {
         ANY.contains(&program) || self.functions.contains(program)
     }
 
+    /// Whether `program`, run in `env`, is the program of that name as far
+    /// as the line decides: no function or alias the line defines stands
+    /// for it, nor may one that what may set any variable (`source`)
+    /// defined.
+    pub(crate) fn runs_itself(&self, program: &str, env: &[u32]) -> bool {
+        !self.functions.contains(program) && !self.aliases.contains_key(program) && self.any.seen(env).is_none()
+    }
+
     /// Whether an unquoted variable's value, seen by a command running in
     /// `env`, splits at whitespace: no command of the line may have set
     /// `IFS` before it.
