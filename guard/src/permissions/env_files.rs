@@ -7,7 +7,9 @@
 //!   naming a directory has git write a file of its own naming in it, and
 //!   one starting `af_unix:` a socket. `-c trace2.eventTarget=…` and
 //!   `GIT_CONFIG_PARAMETERS` are not read for these (git reads trace2
-//!   settings from the system and global files only);
+//!   settings from the system and global files only: one `git config
+//!   --global` stores there is checked as it is stored, see
+//!   [`super::git_config::stored_trace_target`]);
 //! - bash, non-interactive, runs the file `BASH_ENV` names before its
 //!   script (`bash -c`, `bash script.sh`, a `#!/bin/bash` script any
 //!   program may start), and an interactive POSIX shell (`sh -i`, `bash

@@ -16,7 +16,8 @@ use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexica
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
-    MAX_OPERANDS, Permissions, Target, braces, env_files, git, git_alias, git_index, option_files, readers, writers,
+    MAX_OPERANDS, Permissions, Target, braces, env_files, git, git_alias, git_config, git_index, option_files, readers,
+    writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -311,6 +312,7 @@ impl<'a> Finder<'a> {
         }
         if program == "git" {
             self.git(invocation, &texts);
+            self.stored_trace(invocation, &texts);
             if git::may_change_repository(&texts).is_some() {
                 self.repository_changed_by.get_or_insert_with(|| written(invocation));
             }
@@ -431,6 +433,18 @@ impl<'a> Finder<'a> {
         for dir in reads.everything {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
             self.whole_read(dir, cause, Some(walk::Filter::Everything));
+        }
+    }
+
+    /// Notes the trace file a `git config` (`args`: the words after `git`)
+    /// stores for every later git to write (see
+    /// [`git_config::stored_trace_target`]), as one the environment names.
+    fn stored_trace(&mut self, invocation: &Invocation, args: &[&str]) {
+        for at in git::subcommand_starts(args).into_iter().filter(|&at| args.get(at) == Some(&"config")) {
+            if let Some((key, value)) = git_config::stored_trace_target(&args[at + 1..]) {
+                let opened = env_files::Use::Trace { into_dir: true };
+                self.environment_file(key, &invocation.args[at + 1 + value], opened);
+            }
         }
     }
 

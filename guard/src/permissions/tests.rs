@@ -2544,6 +2544,17 @@ fn files_the_environment_names_for_git_traces_and_shell_startup_are_written_and_
         (format!("git -c trace2.eventTarget={config}/x status"), Verdict::Allow),
         // What a sourced file may export is as the environment before the line: not seen.
         ("source env.sh; git status".into(), Verdict::Allow),
+        // Stored in a file git reads trace2 settings from, every later git writes it, the next `git config` too.
+        (
+            format!("git config --global trace2.eventTarget {config}/x"),
+            edit(&format!("`trace2.eventTarget` has git write its trace to `{config}/x`")),
+        ),
+        (
+            format!("git config set --system trace2.perfTarget {config}"),
+            edit(&format!("`trace2.perfTarget` has git write a trace file of its naming into `{config}`")),
+        ),
+        (format!("git config trace2.eventTarget {config}/x"), Verdict::Allow),
+        ("git config --global --unset trace2.eventTarget".into(), Verdict::Allow),
         (
             "GIT_TRACE=$t git status".into(),
             Verdict::Ask {
