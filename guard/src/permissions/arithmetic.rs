@@ -9,7 +9,9 @@
 //! number, or to a literal without `[`, `$` or a backtick whose own
 //! variables are known so, is not; nor is one an arithmetic assignment
 //! earlier in the line or the expression set (`for ((i=0; i<3; i++))`),
-//! nor bash's own counters (`$RANDOM`, `$#`).
+//! nor bash's own counters (`$RANDOM`, `$#`). A substitution's output is
+//! evaluated so too (`$(( $(cat f) ))`), unless its program prints a
+//! number alone (`date +%s`).
 //!
 //! Where bash evaluates arithmetic: `((…))` and `for ((…))`, `$((…))` and
 //! `$[…]`, `let`'s words, an indexed array's subscript (`${a[i]}`,
@@ -18,8 +20,9 @@
 //! subscript of `-v NAME[…]` (in `[[`, `[` and `test`) and of a name
 //! `unset`, `read` or `printf -v` is given, and what is assigned
 //! to a variable given the integer attribute (`declare -i`). An associative
-//! array's subscript is no arithmetic, but which arrays are associative is
-//! not followed: theirs are read as indexed ones'.
+//! array's subscript is no arithmetic: one the line certainly declared so
+//! (`declare -A m; m[k]=1`, see [`Variables::associative`]); any other
+//! array's is read as an indexed one's.
 
 use std::collections::HashMap;
 
@@ -62,24 +65,34 @@ enum Event {
     Reads(String),
     /// It is set to a number wherever the expression is evaluated whole.
     Sets(String),
-    /// What is evaluated is known only when it runs: a substitution's
-    /// output (`$(cat f)`), an array's element, `$1`, `${x:-…}`.
+    /// What is evaluated is known only when it runs: an array's element,
+    /// `$1`, `${x:-…}`.
     Unknown(String),
+    /// A substitution's output is evaluated: the command it runs (`cat
+    /// f`), whose output may be anything (`a[$(rm -rf qa)]`) unless it is
+    /// a program known to print a number (see [`prints_number`]).
+    Prints(String),
 }
 
-/// The arithmetic `command` has bash evaluate, each expression as its text.
-fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
+/// The arithmetic `command`, run in `env`, has bash evaluate, each
+/// expression as its text. An associative array's subscript is none: one
+/// the line certainly declared so (see [`Variables::associative`]), or
+/// the command itself does (`declare -A m=([k]=v)`).
+fn expressions(command: &Command, variables: &Variables, env: &[u32]) -> Vec<String> {
+    let declared = declared_associative(&command.words);
+    let indexed = |name: &str| !variables.associative(name, env) && !declared.contains(&name);
+    let indexed: Indexed<'_> = &indexed;
     let expansions = body_expansions(command);
     let mut out: Vec<String> = command.arithmetic.iter().map(|text| text.replace('"', "")).collect();
     let words = &command.words;
     let targets = command.redirects.iter().map(|redirect| &redirect.target);
     for word in words.iter().chain(targets).chain(&expansions) {
-        out.extend(in_word(word));
+        out.extend(in_word(word, indexed));
     }
-    out.extend(compound_subscripts(words));
+    out.extend(compound_subscripts(words, indexed));
     let (assignments, rest) = leading_assignments(words);
     for word in assignments {
-        out.extend(assignment(word, variables.integer(assigned(&word.text).expect("an assignment").0)));
+        out.extend(assignment(word, variables.integer(assigned(&word.text).expect("an assignment").0), indexed));
     }
     let Some((program, args)) = rest.split_first() else { return out };
     let texts: Vec<&str> = args.iter().map(|word| word.text.as_str()).collect();
@@ -88,7 +101,7 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
         "[[" | "[" | "test" => {
             for (at, text) in texts.iter().enumerate() {
                 if *text == "-v"
-                    && let Some(subscript) = texts.get(at + 1).and_then(|name| subscript(name))
+                    && let Some(subscript) = texts.get(at + 1).and_then(|name| subscript(name, indexed))
                 {
                     out.push(subscript.to_string());
                 }
@@ -101,19 +114,35 @@ fn expressions(command: &Command, variables: &Variables) -> Vec<String> {
         // Builtins taking a variable's name expand a subscript in it as arithmetic.
         "unset" | "read" | "wait" => {
             let names = texts.iter().filter(|text| !text.starts_with('-'));
-            out.extend(names.filter_map(|name| subscript(name)).map(str::to_string));
+            out.extend(names.filter_map(|name| subscript(name, indexed)).map(str::to_string));
         }
-        "printf" => out.extend(printf_target(rest).and_then(subscript).map(str::to_string)),
+        "printf" => out.extend(printf_target(rest).and_then(|name| subscript(name, indexed)).map(str::to_string)),
         name if DECLARING.contains(&name) => {
             let integer = texts.iter().any(|text| text.starts_with('-') && text.contains('i'));
             for word in args.iter().filter(|word| is_assignment(&word.text)) {
                 let name = assigned(&word.text).expect("an assignment").0;
-                out.extend(assignment(word, integer || variables.integer(name)));
+                out.extend(assignment(word, integer || variables.integer(name), indexed));
             }
         }
         _ => {}
     }
     out
+}
+
+/// Whether the array a name names is an indexed one, whose subscript is
+/// arithmetic.
+type Indexed<'a> = &'a dyn Fn(&str) -> bool;
+
+/// The arrays a `declare -A` (`local`, `typeset`, `readonly`) among
+/// `words` declares associative.
+fn declared_associative(words: &[Word]) -> Vec<&str> {
+    let Some((first, args)) = leading_assignments(words).1.split_first() else { return Vec::new() };
+    let associative = |word: &Word| word.text.starts_with('-') && word.text.contains('A');
+    if !DECLARING.contains(&first.text.as_str()) || !args.iter().any(associative) {
+        return Vec::new();
+    }
+    let names = args.iter().filter(|word| !word.text.starts_with('-'));
+    names.filter_map(|word| name_and_subscript(&word.text)).map(|(name, _)| name).collect()
 }
 
 /// The expansions of the command's heredoc bodies that evaluate what may
@@ -164,13 +193,16 @@ fn assignment_words(words: &[Word]) -> &[Word] {
 /// The subscripts of a compound array assignment's elements, evaluated as
 /// arithmetic (`b=( [x]=1 )`, `declare -a b=([x]=1 [y]=2)`): the words
 /// from the one opening it (`b=(`) on.
-fn compound_subscripts(words: &[Word]) -> Vec<String> {
+fn compound_subscripts(words: &[Word], indexed: Indexed<'_>) -> Vec<String> {
     let Some(open) = words
         .iter()
         .position(|word| assigned(&word.text).is_some_and(|(_, rest)| rest.trim_start_matches('+').starts_with("=(")))
     else {
         return Vec::new();
     };
+    if !assigned(&words[open].text).is_some_and(|(name, _)| indexed(name)) {
+        return Vec::new();
+    }
     let first = words[open].text.split_once("=(").map_or("", |(_, rest)| rest);
     let elements = std::iter::once(first).chain(words[open + 1..].iter().map(|word| word.text.as_str()));
     elements
@@ -277,18 +309,19 @@ fn cut_expansion(after: &str) -> bool {
 
 /// The arithmetic an assignment word has evaluated: its subscript
 /// (`a[i]=x`), and its value when the variable has the integer attribute.
-fn assignment(word: &Word, integer: bool) -> Vec<String> {
+fn assignment(word: &Word, integer: bool, indexed: Indexed<'_>) -> Vec<String> {
     let (_, rest) = assigned(&word.text).expect("an assignment");
-    let mut out: Vec<String> = subscript(&word.text).map(str::to_string).into_iter().collect();
+    let mut out: Vec<String> = subscript(&word.text, indexed).map(str::to_string).into_iter().collect();
     if integer {
         out.extend(rest.split_once('=').map(|(_, value)| value.to_string()));
     }
     out
 }
 
-/// The subscript of `NAME[…]` at the start of `text`.
-fn subscript(text: &str) -> Option<&str> {
-    let (name, rest) = name_and_subscript(text)?;
+/// The subscript of `NAME[…]` at the start of `text`, when NAME is an
+/// `indexed` array's, evaluated as arithmetic.
+fn subscript<'a>(text: &'a str, indexed: Indexed<'_>) -> Option<&'a str> {
+    let (name, rest) = name_and_subscript(text).filter(|(name, _)| indexed(name))?;
     let after_name = &text[name.len()..];
     let inner = after_name.strip_prefix('[')?;
     Some(&inner[..inner.len() - rest.len() - 1])
@@ -296,7 +329,7 @@ fn subscript(text: &str) -> Option<&str> {
 
 /// The arithmetic a word's expansions have evaluated: `$[…]`, and in
 /// `${…}` a subscript or a substring's offset and length.
-fn in_word(word: &Word) -> Vec<String> {
+fn in_word(word: &Word, indexed: Indexed<'_>) -> Vec<String> {
     let text = &word.text;
     let mut out = Vec::new();
     for (at, _) in text.match_indices('$').filter(|(at, _)| word.expands_at(*at)) {
@@ -304,7 +337,7 @@ fn in_word(word: &Word) -> Vec<String> {
         if rest.starts_with('[') {
             out.push(rest[1..closing(rest, b'[', b']')].to_string());
         } else if rest.starts_with('{') {
-            out.extend(in_braces(&rest[1..closing(rest, b'{', b'}')]));
+            out.extend(in_braces(&rest[1..closing(rest, b'{', b'}')], indexed));
         }
     }
     out
@@ -312,7 +345,7 @@ fn in_word(word: &Word) -> Vec<String> {
 
 /// The arithmetic in the text of `${…}`: a subscript (not `@` nor `*`),
 /// and after `:` (not `:-`, `:=`, `:+`, `:?`) an offset and a length.
-fn in_braces(inner: &str) -> Vec<String> {
+fn in_braces(inner: &str, indexed: Indexed<'_>) -> Vec<String> {
     let inner = inner.strip_prefix('#').unwrap_or(inner);
     // A positional parameter or all of them (`${@:x}`, `${1:x}`) take an offset too.
     let special = inner
@@ -330,7 +363,7 @@ fn in_braces(inner: &str) -> Vec<String> {
     if rest.starts_with('[') {
         let close = closing(rest, b'[', b']');
         let subscript = &rest[1..close];
-        if subscript != "@" && subscript != "*" {
+        if subscript != "@" && subscript != "*" && indexed(name) {
             out.push(subscript.to_string());
         }
         rest = rest.get(close + 1..).unwrap_or_default();
@@ -390,8 +423,9 @@ fn scan(expr: &str, out: &mut Vec<Event>, conditional: &mut bool, nesting: usize
                 Some(b'[') => i += 2,
                 Some(b'(') => {
                     // What a substitution prints is evaluated; its commands are the line's.
-                    out.push(Event::Unknown("$(".to_string()));
-                    i += 1 + closing(&expr[i + 1..], b'(', b')') + 1;
+                    let close = i + 1 + closing(&expr[i + 1..], b'(', b')');
+                    out.push(Event::Prints(expr.get(i + 2..close).unwrap_or_default().to_string()));
+                    i = close + 1;
                 }
                 Some(b'{') => {
                     let close = i + 1 + closing(&expr[i + 1..], b'{', b'}');
@@ -502,7 +536,7 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
         return Some(unreadable);
     }
     let mut known = HashMap::new();
-    for expr in expressions(command, variables) {
+    for expr in expressions(command, variables, env) {
         let mut set = Vec::new();
         for event in events(&expr) {
             let problem = match event {
@@ -514,6 +548,8 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
                     continue;
                 }
                 Event::Reads(name) => name,
+                Event::Prints(command) if prints_number(&command, variables, env) => continue,
+                Event::Prints(_) => "$(".to_string(),
                 Event::Unknown(part) => part,
             };
             let expr = expr.trim();
@@ -526,8 +562,8 @@ pub(crate) fn unknown(command: &Command, variables: &Variables, env: &[u32]) -> 
 /// The variables `command`'s arithmetic leaves holding numbers: those it
 /// assigns wherever it is evaluated whole (`((i = 0))`, `let i++`), and
 /// those with the integer attribute it assigns.
-pub(crate) fn numbers(command: &Command, variables: &Variables) -> Vec<String> {
-    let mut out: Vec<String> = expressions(command, variables)
+pub(crate) fn numbers(command: &Command, variables: &Variables, env: &[u32]) -> Vec<String> {
+    let mut out: Vec<String> = expressions(command, variables, env)
         .iter()
         .flat_map(|expr| events(expr))
         .filter_map(|event| match event {
@@ -550,6 +586,39 @@ fn is_expansion(value: &str) -> bool {
     let close = |open: u8, close: u8| closing(&value[1..], open, close) + 1 == value.len() - 1;
     (value.starts_with("$((") && value.ends_with("))") && close(b'(', b')'))
         || (value.starts_with("$[") && value.ends_with(']') && close(b'[', b']'))
+}
+
+/// Whether the command of a substitution (`command`, run in `env`) prints a
+/// number alone, which arithmetic evaluates as none of its variables:
+/// `date` given only numeric conversions (`date +%s`, `date -u
+/// +%Y%m%d`), or `nproc`. Written plainly (no quote, expansion or other
+/// command), and each the program itself: no function or alias of the
+/// line, nor what `source` may define, stands for it, nor a `PATH` the
+/// line set leads to another.
+fn prints_number(command: &str, variables: &Variables, env: &[u32]) -> bool {
+    let plain = command.bytes().all(|b| b.is_ascii_alphanumeric() || b" \t+-%_".contains(&b));
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let Some((&program, args)) = words.split_first() else { return false };
+    if !plain || !variables.runs_itself(program, env) || variables.names("PATH", env) {
+        return false;
+    }
+    let numeric = |format: &str| {
+        // Each conversion a number's (GNU date's flags and width before it); the text between, digits.
+        let mut parts = format.split('%');
+        let text_between = parts.next().is_some_and(|text| text.bytes().all(|b| b.is_ascii_digit()));
+        text_between
+            && parts.all(|part| {
+                let conversion =
+                    part.trim_start_matches(['-', '_', '0', '^', '#']).trim_start_matches(|c: char| c.is_ascii_digit());
+                let mut chars = conversion.chars();
+                chars.next().is_some_and(|c| "sNYCymdeHIklMSjuwUVWGg".contains(c)) && chars.all(|c| c.is_ascii_digit())
+            })
+    };
+    match (program, args) {
+        ("date", [format] | ["-u" | "--utc", format]) => format.strip_prefix('+').is_some_and(numeric),
+        ("nproc", []) => true,
+        _ => false,
+    }
 }
 
 /// Whether `name` is known to hold a number as arithmetic evaluates it:
@@ -577,7 +646,7 @@ fn holds_number(
                 events(value).into_iter().all(|event| match event {
                     Event::Reads(name) => holds_number(&name, variables, env, known, depth + 1),
                     Event::Sets(_) => true,
-                    Event::Unknown(_) => false,
+                    Event::Unknown(_) | Event::Prints(_) => false,
                 })
             }
             _ => false,
@@ -599,7 +668,7 @@ mod tests {
         assert_eq!(events("a[$i] = 1"), [reads("i")]);
         // After `?`, `&&` or `||` an assignment may not happen.
         assert_eq!(events("c ? x = 1 : 0"), [reads("c")]);
-        assert_eq!(events("$(cat f) + $1"), [Event::Unknown("$(".into()), Event::Unknown("$1".into())]);
+        assert_eq!(events("$(cat f) + $1"), [Event::Prints("cat f".into()), Event::Unknown("$1".into())]);
         assert_eq!(events("b[i]"), [reads("i"), Event::Unknown("b[…]".into())]);
         assert_eq!(events("${x:-1}"), [Event::Unknown("${x:-1}".into())]);
     }
@@ -612,8 +681,8 @@ mod tests {
             let len = rng.below(24);
             let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
             let _ = events(&text);
-            let _ = in_word(&Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() });
-            let _ = subscript(&text);
+            let _ = in_word(&Word { span: 0..text.len(), text: text.clone(), quoted: Vec::new() }, &|_| true);
+            let _ = subscript(&text, &|_| true);
         }
     }
 
@@ -627,10 +696,15 @@ mod tests {
     #[test]
     fn subscripts_and_offsets_in_words() {
         let word = |text: &str| Word { span: 0..text.len(), text: text.to_string(), quoted: Vec::new() };
-        assert_eq!(in_word(&word("${a[x]}/${#b[y+1]}${c[@]}${s:o:n}$[z]${d:-e}")), ["x", "y+1", "o", "n", "z"]);
-        assert_eq!(in_word(&word("${@:o}${*:p:q}${1:r}${#:-s}${#}")), ["o", "p", "q", "r"]);
-        assert_eq!(subscript("a[$(rm x)]"), Some("$(rm x)"));
-        assert_eq!(subscript("a[i]=1"), Some("i"));
-        assert_eq!(subscript("a"), None);
+        let all = &|_: &str| true;
+        assert_eq!(in_word(&word("${a[x]}/${#b[y+1]}${c[@]}${s:o:n}$[z]${d:-e}"), all), ["x", "y+1", "o", "n", "z"]);
+        assert_eq!(in_word(&word("${@:o}${*:p:q}${1:r}${#:-s}${#}"), all), ["o", "p", "q", "r"]);
+        assert_eq!(subscript("a[$(rm x)]", all), Some("$(rm x)"));
+        assert_eq!(subscript("a[i]=1", all), Some("i"));
+        assert_eq!(subscript("a", all), None);
+        // An associative array's subscript is a string.
+        let indexed = &|name: &str| name != "m";
+        assert_eq!(in_word(&word("${m[k]}${a[i]}${m[j]:o}"), indexed), ["i", "o"]);
+        assert_eq!(subscript("m[k]=1", indexed), None);
     }
 }

@@ -51,7 +51,7 @@ use super::scope::Place;
 use super::variables::Variables;
 use super::wrappers::{self, Chdir, Output, Run};
 use super::{arithmetic, git_config};
-use super::{braces, env_split, expand, option_files};
+use super::{braces, env_files, env_split, expand, option_files};
 
 /// Nesting of `sh -c` and `eval` followed at most.
 const MAX_DEPTH: usize = 8;
@@ -429,7 +429,7 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
                 collect(&text, depth + 1, &place, vars, walk);
             }
         }
-        let numbers = arithmetic::numbers(command, vars);
+        let numbers = arithmetic::numbers(command, vars, &place.env);
         vars.record(&command.words, &numbers, &place, within, sets_anything);
     }
 }
@@ -464,16 +464,21 @@ pub(crate) const KEYWORDS: [&str; 14] =
     ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "case", "esac"];
 
 /// Environment variables an earlier command's export gives the program,
-/// followed for git's repository and index, and the commands git runs.
-const EXPORTS_FOLLOWED: [&[&str]; 2] =
-    [&["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"], &git_config::COMMAND_VARIABLES];
+/// followed for git's repository and index (the first), the commands git
+/// runs, and the files a variable has a program open.
+const EXPORTS_FOLLOWED: [&[&str]; 4] = [
+    &["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"],
+    &git_config::COMMAND_VARIABLES,
+    &env_files::TRACES,
+    &env_files::STARTUP,
+];
 
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
 
 /// Shells whose `-c` runs a script: bash's family (rbash), ksh's, busybox's,
 /// and others taking `-c` alike (fish, csh), split as `sh` splits it.
-const SHELLS: [&str; 18] = [
+pub(crate) const SHELLS: [&str; 18] = [
     "sh", "bash", "rbash", "zsh", "dash", "ash", "hush", "ksh", "ksh93", "mksh", "lksh", "pdksh", "oksh", "yash",
     "posh", "fish", "csh", "tcsh",
 ];
@@ -535,7 +540,9 @@ fn look_through(
     for &start in shown_starts {
         add(normalize(command.raw.get(words.get(start).map_or(0, |w| w.span.start)..).unwrap_or_default()));
         add(normalize(&texts.get(start..).unwrap_or_default().join(" ")));
-        if let Some(name) = texts.get(start).filter(|word| word.contains('/')).map(|word| basename(word)) {
+        // A program given by path; an assignment's value is none (`X=/bin/rm ls` runs ls).
+        let by_path = |word: &&&str| word.contains('/') && !is_assignment(word);
+        if let Some(name) = texts.get(start).filter(by_path).map(|word| basename(word)) {
             let rest = texts.get(start + 1..).unwrap_or_default();
             add(normalize(&format!("{name} {}", rest.join(" "))));
         }
@@ -703,9 +710,9 @@ fn look_through(
         })
         .collect();
     for name in EXPORTS_FOLLOWED.concat() {
-        // A command git runs that a sourced file may have exported is as one the environment held
-        // before the line: not seen, as a function such a file defines is not.
-        let sourced_only = git_config::COMMAND_VARIABLES.contains(&name) && !variables.names(name, &place.env);
+        // A command git runs or a file opened that a sourced file may have exported is as one the
+        // environment held before the line: not seen, as a function such a file defines is not.
+        let sourced_only = !EXPORTS_FOLLOWED[0].contains(&name) && !variables.names(name, &place.env);
         if sourced_only || assignments.iter().any(|(set, _)| set == name) {
             continue;
         }

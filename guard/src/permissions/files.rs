@@ -15,7 +15,10 @@ use super::expand::{self, Expansion};
 use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexical, through_proc};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_alias, git_index, option_files, readers, writers};
+use super::{
+    MAX_OPERANDS, Permissions, Target, braces, env_files, git, git_alias, git_config, git_index, option_files, readers,
+    writers,
+};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -309,6 +312,7 @@ impl<'a> Finder<'a> {
         }
         if program == "git" {
             self.git(invocation, &texts);
+            self.stored_trace(invocation, &texts);
             if git::may_change_repository(&texts).is_some() {
                 self.repository_changed_by.get_or_insert_with(|| written(invocation));
             }
@@ -325,6 +329,11 @@ impl<'a> Finder<'a> {
         }
         for (wrapper, file) in &invocation.wrapper_writes {
             self.file(&format!("`{wrapper}` writes"), file, true);
+        }
+        for (name, value) in &invocation.assignments {
+            if let Some(opened) = env_files::use_of(name, program, &texts) {
+                self.environment_file(name, value, opened);
+            }
         }
         for redirect in &invocation.redirects {
             self.redirect(&redirect.target, redirect.write);
@@ -427,6 +436,18 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// Notes the trace file a `git config` (`args`: the words after `git`)
+    /// stores for every later git to write (see
+    /// [`git_config::stored_trace_target`]), as one the environment names.
+    fn stored_trace(&mut self, invocation: &Invocation, args: &[&str]) {
+        for at in git::subcommand_starts(args).into_iter().filter(|&at| args.get(at) == Some(&"config")) {
+            if let Some((key, value)) = git_config::stored_trace_target(&args[at + 1..]) {
+                let opened = env_files::Use::Trace { into_dir: true };
+                self.environment_file(key, &invocation.args[at + 1 + value], opened);
+            }
+        }
+    }
+
     /// Where git runs a script of its configuration (a `!` alias, a
     /// pager): the top of the repository it finds, else its directory;
     /// unknown where a variable names either.
@@ -478,6 +499,44 @@ impl<'a> Finder<'a> {
             self.file("`make` reads", &args[part.word].tail(part.from), false);
         }
         (self.cwd, self.unknown_dir) = (cwd, unknown_dir);
+    }
+
+    /// Notes the file the variable `name`, set to `value` in the command's
+    /// environment, has it open (see [`env_files`]): a trace git writes,
+    /// checked as a `>` target is, or a startup file a shell runs, a read.
+    /// A startup file's name the shell expands (a variable, a `$(…)` even
+    /// quoted) is known only when it runs, and so is what that runs.
+    fn environment_file(&mut self, name: &str, value: &Arg, opened: env_files::Use) {
+        match opened {
+            env_files::Use::Trace { into_dir } => {
+                let verb = format!("`{name}` has git write its trace to");
+                if !value.literal {
+                    self.unknown(true, format!("{verb} `{}`", value.text));
+                    return;
+                }
+                let Some(file) = env_files::trace_file(&value.text) else { return };
+                let dir = self.permissions.resolve(file, &self.cwd);
+                if into_dir && dir.is_dir() {
+                    let path = env_files::trace2_file_in(&canonical_prefix(&dir));
+                    let cause = format!("`{name}` has git write a trace file of its naming into `{file}`");
+                    self.files.edits.push(Named { path, cause });
+                } else {
+                    self.file(&verb, value, true);
+                }
+            }
+            env_files::Use::Startup => {
+                let shell = if name == "ENV" { "the shell" } else { "bash" };
+                if value.literal && !value.text.contains(['$', '`']) {
+                    self.file(&format!("`{name}` has {shell} run"), value, false);
+                    return;
+                }
+                let part = format!("`{name}` has {shell} run `{}`", value.text);
+                self.files
+                    .unknown_programs
+                    .push(format!("{name}={} (a file {shell} runs, its name expanded)", value.text));
+                self.unknown(false, part);
+            }
+        }
     }
 
     /// Notes the file a `<` (or, `write`, a `>`) names; a `<` known only

@@ -332,7 +332,7 @@ fn repository(
 /// option the table does not know included (`--attr-source HEAD show`:
 /// `HEAD` is its value, or the subcommand), so what either reading prints
 /// is read.
-fn subcommand_starts(args: &[&str]) -> Vec<usize> {
+pub(crate) fn subcommand_starts(args: &[&str]) -> Vec<usize> {
     let texts: Vec<&str> = std::iter::once("git").chain(args.iter().copied()).collect();
     let mut starts: Vec<usize> = bash::subcommand_starts(&texts, 0).into_iter().map(|start| start - 1).collect();
     starts.dedup();

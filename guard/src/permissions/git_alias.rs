@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use lean_ctx_shell_syntax::quote;
 
 use super::bash::{Arg, Invocation, subcommand_starts};
-use super::canonical_prefix;
+use super::{canonical_prefix, env_files, git_config};
 
 /// How long reading git's configuration may take for one line, all its
 /// reads together: past it, what git runs is unknown. Well under the 3 s
@@ -228,7 +228,8 @@ pub(crate) fn expand(invocation: &Invocation, cwd: Option<&Path>, reads: &mut Re
     for at in candidates {
         let subcommand = args[at].text.as_str();
         let globals = &texts[1..=at];
-        if !may_be_alias(subcommand) || gives_alias(globals, subcommand) {
+        let shown = git_config::shows_alias(&texts[1..], at);
+        if !may_be_alias(subcommand) || gives_alias(globals, subcommand) || shown {
             continue;
         }
         let unknown = || format!("git {subcommand} (an alias its configuration may give, not read)");
@@ -354,7 +355,7 @@ pub(crate) fn read(subcommand: &str, options: &[&str], env: &[(&str, &str)], cwd
 fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> bool {
     match read_key("help.autocorrect", options, env, cwd, reads) {
         Alias::None => false,
-        Alias::Value(value) => !super::git_config::autocorrect_runs_nothing(&value),
+        Alias::Value(value) => !git_config::autocorrect_runs_nothing(&value),
         Alias::Unknown => true,
     }
 }
@@ -367,6 +368,9 @@ fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path, reads
     git.args(options)
         .args(["config", "--get", key])
         .envs(env.iter().copied().filter(|(name, _)| decides_configuration(name)))
+        // Nor a trace, which the configuration the line picks may also ask for (a HOME whose
+        // .gitconfig sets trace2.eventTarget), nor lean-ctxd's own environment.
+        .envs(env_files::TRACES.map(|name| (name, "0")))
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -427,6 +431,11 @@ mod tests {
         let trace = trace.to_str().expect("utf-8");
         let env = [home[0], home[1], ("GIT_TRACE", trace), ("GIT_TRACE_SETUP", trace), ("PATH", "/nonexistent")];
         assert_eq!(read("x", &[], &env, dir.path(), &mut Reads::default()), Alias::Value("!rm -rf qa".into()));
+        assert!(!dir.path().join("trace").exists());
+        // Nor does the trace a global configuration the line's HOME picks asks for.
+        git(&["config", "--file", ".gitconfig", "trace2.eventTarget", trace]);
+        git(&["config", "--file", ".gitconfig", "trace2.normalTarget", trace]);
+        assert_eq!(read("x", &[], &home, dir.path(), &mut Reads::default()), Alias::Value("!rm -rf qa".into()));
         assert!(!dir.path().join("trace").exists());
         // Each git run counts, found or not: past the line's, what git runs is unknown.
         let mut reads = Reads::default();

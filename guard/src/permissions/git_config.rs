@@ -149,7 +149,8 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
         let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
         if section == "alias" && subsection.is_none() {
             // The last value given counts, as git reads them.
-            if let Some(&at) = subcommands.iter().find(|&&at| args[at].eq_ignore_ascii_case(&variable)) {
+            let runs_alias = |&&at: &&usize| args[at].eq_ignore_ascii_case(&variable) && !shows_alias(args, at);
+            if let Some(&at) = subcommands.iter().find(runs_alias) {
                 alias = Some((at, value, written()));
             }
         } else if let Some(script) = EDITOR_KEYS
@@ -180,6 +181,14 @@ pub(crate) fn runs(args: &[&str], literal: &[bool], subcommands: &[usize], env: 
         None => {}
     }
     out
+}
+
+/// Whether git given `args` (the words after `git`) shows what the alias
+/// at `at` stands for rather than running it: `git x --help` is `git help
+/// x`, which prints the alias (and for one naming a git command, that
+/// command's manual). Only there: `git x -h` and `git x y --help` run it.
+pub(crate) fn shows_alias(args: &[&str], at: usize) -> bool {
+    args.get(at + 1) == Some(&"--help")
 }
 
 /// Most `GIT_CONFIG_KEY_n` read: a count past it is taken as unreadable.
@@ -243,6 +252,55 @@ fn single_quoted_words(text: &str) -> Option<Vec<String>> {
         }
         words.push(word);
     }
+}
+
+/// The words of the key and the value `git config` (the words after the
+/// subcommand, `args`) stores; `None` when it reads, unsets or lists.
+fn stored_setting(args: &[&str]) -> Option<(usize, usize)> {
+    let mut operands = Vec::new();
+    let mut at = 0;
+    while let Some(&word) = args.get(at) {
+        at += 1;
+        match word {
+            "--" => {
+                operands.extend(at..args.len());
+                break;
+            }
+            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => at += 1,
+            _ if word.starts_with("--get")
+                || word.starts_with("--unset")
+                || matches!(word, "-l" | "--list" | "-e" | "--edit" | "--remove-section" | "--rename-section") =>
+            {
+                return None;
+            }
+            _ if word.starts_with('-') => {}
+            _ => operands.push(at - 1),
+        }
+    }
+    // `git config set KEY VALUE` (git 2.46), or the older `git config KEY VALUE`.
+    let operands = match operands.first().map(|&first| args[first]) {
+        Some("set") => &operands[1..],
+        Some("get" | "unset" | "list" | "edit" | "rename-section" | "remove-section") => return None,
+        _ => &operands[..],
+    };
+    match operands {
+        [key, value, ..] => Some((*key, *value)),
+        _ => None,
+    }
+}
+
+/// The trace target (`trace2.eventTarget`, `normalTarget`, `perfTarget`)
+/// `git config` (`args`, the words after the subcommand) stores in a file
+/// git reads it from, the system or global one (`--system`, `--global`,
+/// or `--file`, which may name either; a repository's is not read for
+/// it): the key and the word of its value. Every later git, the next
+/// `git config` too, writes its trace there.
+pub(crate) fn stored_trace_target<'a>(args: &[&'a str]) -> Option<(&'a str, usize)> {
+    let scope = |word: &&str| matches!(*word, "--system" | "--global" | "-f" | "--file") || word.starts_with("--file=");
+    let (key, value) = stored_setting(args).filter(|_| args.iter().any(scope))?;
+    let (section, subsection, variable) = parts(args[key]);
+    let target = matches!(variable.as_str(), "eventtarget" | "normaltarget" | "perftarget");
+    (section == "trace2" && subsection.is_none() && target).then_some((args[key], value))
 }
 
 /// Whether `help.autocorrect` set to `value` has git run no guess of a mistyped subcommand
@@ -319,55 +377,29 @@ fn settings<'a>(globals: &[&'a str], literal: &[bool]) -> Vec<Setting<'a>> {
 /// value known only when it runs is unknown. Reading, unsetting or listing stores nothing.
 pub(crate) fn stored(args: &[&str], literal: &[bool]) -> GitRuns {
     let mut out = GitRuns::default();
-    let mut operands = Vec::new();
-    let mut at = 0;
-    while let Some(&word) = args.get(at) {
-        at += 1;
-        match word {
-            "--" => {
-                operands.extend(at..args.len());
-                break;
-            }
-            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => at += 1,
-            _ if word.starts_with("--get")
-                || word.starts_with("--unset")
-                || matches!(word, "-l" | "--list" | "-e" | "--edit" | "--remove-section" | "--rename-section") =>
-            {
-                return out;
-            }
-            _ if word.starts_with('-') => {}
-            _ => operands.push(at - 1),
-        }
-    }
-    // `git config set KEY VALUE` (git 2.46), or the older `git config KEY VALUE`.
-    let operands = match operands.first().map(|&first| args[first]) {
-        Some("set") => &operands[1..],
-        Some("get" | "unset" | "list" | "edit" | "rename-section" | "remove-section") => return out,
-        _ => &operands[..],
-    };
-    let [key, value, ..] = operands else { return out };
-    let (section, subsection, variable) = parts(args[*key]);
+    let Some((key, value)) = stored_setting(args) else { return out };
+    let (section, subsection, variable) = parts(args[key]);
     let pager = (section == "core" && variable == "pager") || (section == "pager" && subsection.is_none());
     let alias = section == "alias" && subsection.is_none();
     // A later git guessing at a subcommand it lacks runs its guess: an alias, or another builtin.
-    if section == "help" && variable == "autocorrect" && !(literal[*value] && autocorrect_runs_nothing(args[*value])) {
-        out.unknown = Some(format!("git config {} …", args[*key]));
+    if section == "help" && variable == "autocorrect" && !(literal[value] && autocorrect_runs_nothing(args[value])) {
+        out.unknown = Some(format!("git config {} …", args[key]));
         return out;
     }
     if !(alias || pager || names_command(&section, &variable)) {
         return out;
     }
-    if !literal[*key] || !literal[*value] {
-        out.unknown = Some(format!("git config {} …", args[*key]));
+    if !literal[key] || !literal[value] {
+        out.unknown = Some(format!("git config {} …", args[key]));
         return out;
     }
-    let value = args[*value];
+    let value = args[value];
     let file = variable.ends_with("path") || section.starts_with("include");
     match value.strip_prefix('!') {
         Some(script) if alias => out.scripts.push(script.to_string()),
         None if alias => out.scripts.push(format!("git {value}")),
         _ if !file => out.scripts.push(value.to_string()),
-        _ => out.unknown = Some(format!("git config {} …", args[*key])),
+        _ => out.unknown = Some(format!("git config {} …", args[key])),
     }
     out
 }

@@ -54,7 +54,10 @@
 //!   from their input) cannot be
 //!   matched by Read rules: where any exist, the command is an ask; so for
 //!   a file known only when it runs that is written (`> "$f"`, `tee $f`,
-//!   `cp a $f`: `writers.rs`) where Edit rules exist.
+//!   `cp a $f`: `writers.rs`) where Edit rules exist;
+//! - a file a variable of the command's environment has it open
+//!   (`env_files.rs`): the trace git writes (`GIT_TRACE=/abs/f`), an edit,
+//!   and the file a shell runs at start (`BASH_ENV`, `ENV`), a read.
 //!
 //! What git runs by its configuration is checked where the line gives it
 //! (`git_config.rs`), and for a subcommand none of git's builtins, the
@@ -74,6 +77,7 @@ const MAX_OPERANDS: usize = 4096;
 mod arithmetic;
 mod bash;
 mod braces;
+mod env_files;
 mod env_split;
 mod expand;
 mod files;

@@ -834,15 +834,18 @@ fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_sh
         ("(x=rm; $x foo)", &rm),
         ("x=rm && $x foo", &rm),
         ("eval x=rm; $x foo", &rm),
+        // A literal added to a value known here, as a string.
+        ("x=r; x+=m; $x foo", &rm),
         // Behind `||`/`&&`, in a compound command or set another way, it may hold another value.
         ("x=rm; false || x=ls; $x foo", &unknown),
         ("x=rm; true && x=ls; $x foo", &unknown),
         ("x=rm; if true; then x=ls; fi; $x foo", &unknown),
         ("x=rm; for x in ls; do $x foo; done", &unknown),
         ("x=rm; read x; $x foo", &unknown),
-        ("x=r; x+=m; $x foo", &unknown),
         ("x=ls; x=(rm); $x foo", &unknown),
         ("x=rm; unset x; $x foo", &unknown),
+        ("x=r; x+=$m; $x foo", &unknown),
+        ("x=r; while true; do x+=m; $x foo; done", &unknown),
         ("x=; : ${x:=ls}; $x foo", &unknown),
         ("x=rm; declare -n x=y; $x foo", &unknown),
         ("f() { x=ls; }; x=rm; f; $x foo", &unknown),
@@ -859,6 +862,23 @@ fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_sh
         because(deny("Read(./.env)", &file), "`cat` reads `$f` = `.env`")
     );
     assert_eq!(p.check_shell("f=src/a.rs; (f=qa/secret/plan.txt); cat $f", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn an_assignments_value_before_a_program_is_not_the_program() {
+    let (s, p, file) = qa();
+    // `X=/bin/rm ls` runs ls: the path is X's value, not a program given by path.
+    assert_eq!(p.check_shell("X=/bin/rm ls", &s.root), Verdict::Allow);
+    assert_eq!(p.check_shell("X=/bin/rm env ls", &s.root), Verdict::Allow);
+    // Run through the variable, it is rm.
+    assert_eq!(
+        p.check_shell("X=/bin/rm; $X -rf qa", &s.root),
+        because(deny("Bash(rm:*)", &file), "`/bin/rm -rf qa` matches it")
+    );
+    assert_eq!(
+        p.check_shell("X=1 /bin/rm -rf qa", &s.root),
+        because(deny("Bash(rm:*)", &file), "`X=1 /bin/rm -rf qa` matches it")
+    );
 }
 
 #[test]
@@ -1810,6 +1830,7 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         "flock f ls",
         "watch -n 1 ls",
         "sudo -l rm",
+        "sudo -h",
         "command -v rm",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
@@ -2072,6 +2093,10 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     let known = "x=1; read -p \"$m\" -a y; mapfile -u \"$fd\" z; declare y=\"$v\"; printf -v y %s \"$v\"; ((x))";
     assert_eq!(p.check_shell(known, &s.root), Verdict::Allow);
     assert_eq!(p.check_shell(&format!("{x}((0 && (x = 1))); ((x))"), &s.root), unknown("x", "x"));
+    // Added to what is not known, or in a loop's body, again and again, to what it made.
+    for command in ["x+=1; ((x))", "x=1; x+=$y; ((x))", "x=1; while :; do x+=1; ((x)); done"] {
+        assert_eq!(p.check_shell(command, &s.root), unknown("x", "x"), "{command}");
+    }
     // Numbers, plain literals and counters the line keeps stay as they were.
     for command in [
         "echo $((1 + 2)) $((0x1F + 16#ff))",
@@ -2084,6 +2109,10 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         "echo $((RANDOM % 6)) $# $? $$",
         "x=5; [[ $x -eq 5 ]] && [ -v x ] && [[ $y == 0 ]]",
         "echo '$((x))' \\$((1))",
+        // Digits added to a number, as a string: still one.
+        "x=1; x+=1; echo $((x)); i=0; true && i+=1; echo ${a[i]}",
+        // What a program printing a number alone prints is one.
+        "t=5; echo $(( $(date +%s) - t )); (( $(date -u +%Y%m%d) > $(nproc) ))",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -2092,6 +2121,12 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         matches!(p.check_shell(command, &s.root), Verdict::Ask { cause: Some(Cause::UnknownProgram(_)), .. })
     };
     for command in [
+        // What a substitution prints may be `a[$(rm -rf qa)]`, but for a program printing a number alone.
+        "echo $(( $(cat f) ))",
+        "echo $(( $(date) - $(date +%a) ))",
+        "date() { echo 'a[$(rm -rf qa)]'; }; echo $(( $(date +%s) ))",
+        "source x; echo $(( $(date +%s) ))",
+        "PATH=.; echo $(( $(date +%s) ))",
         // A variable a value names: bash expands the subscript in its name.
         "echo ${!x}",
         "echo ${!1}",
@@ -2387,6 +2422,15 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
     for command in ["git -c alias.wipe=status wipe", "git status", "git nosuch", "git loop"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
+    // `--help` right after an alias shows what it stands for and runs nothing; anywhere else it is the alias's.
+    for command in ["git wipe --help", "git again --help x", "git -c alias.q='!rm -rf qa' q --help"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    for (command, part) in
+        [("git wipe -h", "`rm -rf qa -h` matches it"), ("git wipe x --help", "`rm -rf qa x --help` matches it")]
+    {
+        assert_eq!(p.check_shell(command, &s.root), rm(part), "{command}");
+    }
     let unknown = |word: &str| Verdict::Ask {
         rule: "Bash(rm:*)".into(),
         file: file.clone(),
@@ -2452,5 +2496,123 @@ fn a_program_handling_names_only_is_said_to_name_what_it_is_given() {
         ("wc -l qa/secret/plan.txt", "`wc` reads `qa/secret/plan.txt`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+}
+
+#[test]
+fn files_the_environment_names_for_git_traces_and_shell_startup_are_written_and_read() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./secret/**)", "Edit(./config/**)", "Bash(rm:*)"]}"#));
+    for file in ["secret/x", "config/y", "src/a.rs"] {
+        s.file(file);
+    }
+    let p = s.load();
+    let file = s.project_file();
+    let config = s.root.join("config");
+    let config = config.display();
+    let edit = |part: &str| because(deny("Edit(./config/**)", &file), part);
+    let read = |part: &str| because(deny("Read(./secret/**)", &file), part);
+    // Git appends its trace to an absolute path, whatever program runs it.
+    for (command, verdict) in [
+        (
+            format!("GIT_TRACE={config}/x git status"),
+            edit(&format!("`GIT_TRACE` has git write its trace to `{config}/x`")),
+        ),
+        (
+            format!("export GIT_TRACE_PACKET={config}/x; make"),
+            edit(&format!("`GIT_TRACE_PACKET` has git write its trace to `{config}/x`")),
+        ),
+        (
+            format!("env GIT_TRACE2_PERF={config}/x git fetch"),
+            edit(&format!("`GIT_TRACE2_PERF` has git write its trace to `{config}/x`")),
+        ),
+        (
+            "GIT_TRACE_CURL=~/proj/config/x git fetch".into(),
+            edit("`GIT_TRACE_CURL` has git write its trace to `~/proj/config/x`"),
+        ),
+        // Trace2 given a directory writes a file of its naming there.
+        (
+            format!("GIT_TRACE2_EVENT={config} git status"),
+            edit(&format!("`GIT_TRACE2_EVENT` has git write a trace file of its naming into `{config}`")),
+        ),
+        // A file descriptor, a relative name git refuses, a socket, a file no rule covers, trace2 settings
+        // git reads from its system and global files only.
+        ("GIT_TRACE=1 GIT_TRACE_SETUP=2 git status".into(), Verdict::Allow),
+        ("GIT_TRACE=config/x git status".into(), Verdict::Allow),
+        (format!("GIT_TRACE2_EVENT=af_unix:{config}/s git status"), Verdict::Allow),
+        (format!("GIT_TRACE={}/src/t git status", s.root.display()), Verdict::Allow),
+        (format!("git -c trace2.eventTarget={config}/x status"), Verdict::Allow),
+        // What a sourced file may export is as the environment before the line: not seen.
+        ("source env.sh; git status".into(), Verdict::Allow),
+        // Stored in a file git reads trace2 settings from, every later git writes it, the next `git config` too.
+        (
+            format!("git config --global trace2.eventTarget {config}/x"),
+            edit(&format!("`trace2.eventTarget` has git write its trace to `{config}/x`")),
+        ),
+        (
+            format!("git config set --system trace2.perfTarget {config}"),
+            edit(&format!("`trace2.perfTarget` has git write a trace file of its naming into `{config}`")),
+        ),
+        (format!("git config trace2.eventTarget {config}/x"), Verdict::Allow),
+        ("git config --global --unset trace2.eventTarget".into(), Verdict::Allow),
+        (
+            "GIT_TRACE=$t git status".into(),
+            Verdict::Ask {
+                rule: "Edit(./config/**)".into(),
+                file: file.clone(),
+                cause: Some(Cause::UnknownFile("`GIT_TRACE` has git write its trace to `$t`".into())),
+            },
+        ),
+    ] {
+        assert_eq!(p.check_shell(&command, &s.root), verdict, "{command}");
+    }
+    // Bash runs BASH_ENV's file before a script, whatever program starts it; an interactive POSIX shell ENV's.
+    for (command, verdict) in [
+        ("BASH_ENV=secret/x bash -c true", read("`BASH_ENV` has bash run `secret/x`")),
+        ("BASH_ENV=secret/x ./build.sh", read("`BASH_ENV` has bash run `secret/x`")),
+        ("export BASH_ENV=secret/x; bash -c true", read("`BASH_ENV` has bash run `secret/x`")),
+        ("ENV=secret/x sh -i", read("`ENV` has the shell run `secret/x`")),
+        ("ENV=secret/x bash --posix -i -c true", read("`ENV` has the shell run `secret/x`")),
+        ("BASH_ENV=src/a.rs bash -c true", Verdict::Allow),
+        ("ENV=secret/x sh -c true", Verdict::Allow),
+        ("ENV=$STAGE npm start", Verdict::Allow),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
+    }
+    // The shell expands the name, running a substitution in it even quoted.
+    for (command, value) in
+        [("BASH_ENV='$(rm -rf qa)' bash -c true", "$(rm -rf qa)"), ("BASH_ENV=$f bash -c true", "$f")]
+    {
+        let cause = Cause::UnknownProgram(format!("BASH_ENV={value} (a file bash runs, its name expanded)"));
+        let verdict = Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(cause) };
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
+    }
+}
+
+#[test]
+fn an_associative_arrays_subscript_is_a_string_not_arithmetic() {
+    let (s, p, file) = qa();
+    // Bash expands it as a word and evaluates none of it: `k` is the key `k`, not k's value.
+    for command in [
+        "declare -A m; m[key]=1; echo ${m[key]}",
+        "declare -A m=([key]=1); echo ${m[key]}",
+        "local -A m; m=([k]=v); [[ -v m[k] ]]; unset 'm[k]'; echo ${m[k]}",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Not certainly associative: unset (an element then makes an indexed array), maybe not declared, declared
+    // in a subshell or a function's body, or whatever `source` did.
+    for (command, key) in [
+        ("declare -A m; unset m; m[k]=1", "k"),
+        ("declare -A m; while read k; do echo ${m[k]}; unset m; done", "k"),
+        ("true && declare -A m; echo ${m[k]}", "k"),
+        ("(declare -A m); echo ${m[k]}", "k"),
+        ("f() { declare -A m; }; echo ${m[k]}", "k"),
+        ("declare -A m; source x; echo ${m[k]}", "k"),
+        ("m[k]=1", "k"),
+    ] {
+        let cause = Cause::UnknownProgram(format!("{key} (a value evaluated as arithmetic: {key})"));
+        let verdict = Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(cause) };
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
     }
 }

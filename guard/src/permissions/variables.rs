@@ -7,7 +7,8 @@
 //!
 //! Commands setting variables, besides `NAME=value` alone: `export`,
 //! `declare`, `local`, `readonly`, `typeset` (also after `builtin` or
-//! `command`; bare `local x` empties it), `NAME+=…`, arrays `NAME=(…)` and
+//! `command`; bare `local x` empties it), `NAME+=…` (a literal added to
+//! the value before, as a string), arrays `NAME=(…)` and
 //! elements `NAME[i]=…` (unknown: `$NAME` is element 0), `for NAME in
 //! WORDS` (in the loop's body one of the words, see
 //! [`Variables::loop_words`]; unknown after its `done`), and `for` otherwise,
@@ -97,6 +98,11 @@ pub(crate) struct Variables {
     /// Variables given the integer attribute (`declare -i`): what is
     /// assigned to them is evaluated as arithmetic.
     integers: HashSet<String>,
+    /// Arrays declared associative (`declare -A m`), whose subscripts are
+    /// strings, not arithmetic: each setting `true` for a declaration,
+    /// `false` for an `unset` of the array (an element assigned after it
+    /// makes an indexed one), with its place in order among all settings.
+    associative: HashMap<String, Settings<(bool, usize)>>,
     /// Loops (`for`, `while`, `until`, `select`) open, and of the `for`
     /// loops among them the variable each sets, with how many were open
     /// when it started: its `done` ends it.
@@ -193,6 +199,26 @@ impl Variables {
         self.integers.contains(name)
     }
 
+    /// Whether `name` is certainly an associative array for a command
+    /// running in `env`: declared so by a command it sees that could not be
+    /// skipped, and neither unset (which no other setting undoes: bash
+    /// refuses to make it indexed) nor possibly so by what may set any
+    /// variable since.
+    pub(crate) fn associative(&self, name: &str, env: &[u32]) -> bool {
+        let Some(settings) = self.associative.get(name) else { return false };
+        let any = self.any.seen(env).map(|any| *any.value);
+        for seen in settings.seen_back(env) {
+            let (declared, order) = *seen.value;
+            if !declared || any.is_some_and(|any| any > order) {
+                return false;
+            }
+            if seen.certain {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `name` certainly holds a plain number for a command running
     /// in `env`: every setting it may see since the last certain one is a
     /// number (`i=0; while …; do ((i++)); done`), and nothing that may set
@@ -216,6 +242,14 @@ impl Variables {
     /// change its directory: `source`, `.`, or a function the line defines.
     pub(crate) fn may_set_anything(&self, program: &str) -> bool {
         ANY.contains(&program) || self.functions.contains(program)
+    }
+
+    /// Whether `program`, run in `env`, is the program of that name as far
+    /// as the line decides: no function or alias the line defines stands
+    /// for it, nor may one that what may set any variable (`source`)
+    /// defined.
+    pub(crate) fn runs_itself(&self, program: &str, env: &[u32]) -> bool {
+        !self.functions.contains(program) && !self.aliases.contains_key(program) && self.any.seen(env).is_none()
     }
 
     /// Whether an unquoted variable's value, seen by a command running in
@@ -253,6 +287,16 @@ impl Variables {
         self.lastpipe |= sets_lastpipe(words);
         self.integers.extend(integers(words));
         let nested = place.env.len() > shell.env.len();
+        for (name, declared) in associative(words) {
+            let settings = self.associative.entry(name).or_default();
+            // After `shopt -s lastpipe` an unset in a pipeline's stage may be the shell's own.
+            if self.lastpipe && nested && !declared {
+                self.count += 1;
+                settings.set(&Place { env: shell.env.clone(), conditional: true }, (false, self.count));
+            }
+            self.count += 1;
+            settings.set(place, (declared, self.count));
+        }
         let sets = sets(words);
         let exports = exports(words);
         if anything || makes_reference(words) || sets_unknown_name(words) {
@@ -261,6 +305,14 @@ impl Variables {
         }
         let set: Vec<String> = sets.iter().map(|(name, _)| name.clone()).collect();
         for (name, text) in sets {
+            let text = match text {
+                Some(Literal::Whole(text)) => Some(text),
+                // Added to a value known here, as a string; to an integer's, as arithmetic (`numbers` says).
+                Some(Literal::Appended(more)) if !self.integer(&name) => {
+                    self.value(&name, &place.env).map(|before| format!("{before}{more}"))
+                }
+                Some(Literal::Appended(_)) | None => None,
+            };
             // Assigned arithmetic (`n=$((n + 1))`, `declare -i n=x`), it holds a number.
             let number = numbers.contains(&name);
             // Evaluated, `declare -i n=x` holds x's number, not `x`.
@@ -292,8 +344,9 @@ impl Variables {
     pub(crate) fn enter_loop(&mut self, commands: &[Command], place: &Place) {
         let Some(body) = loop_body(commands) else { return };
         let mut anything = false;
-        // Each variable the body sets, and whether each setting is a number.
+        // Each variable the body sets, and whether each setting is a number; the arrays it unsets.
         let mut names: Vec<(String, bool)> = Vec::new();
+        let mut unset = Vec::new();
         for command in body {
             let words = &command.words;
             let start = words.iter().take_while(|word| KEYWORDS.contains(&word.text.as_str())).count();
@@ -306,8 +359,11 @@ impl Variables {
                 || sets_lastpipe(words)
                 || program.is_some_and(|program| self.may_set_anything(program) || matches!(program, "eval" | "trap"));
             // A setting the same command's arithmetic makes a number is one (`n=$((n + 1))`).
-            let numbers = arithmetic::numbers(command, self);
-            let decimal = |text: Option<String>| text.is_some_and(|text| text.parse::<u64>().is_ok());
+            let numbers = arithmetic::numbers(command, self, &place.env);
+            unset.extend(associative(words).into_iter().filter(|(_, declared)| !declared).map(|(name, _)| name));
+            // What the body adds to a value may be added again: no number known.
+            let decimal =
+                |text: Option<Literal>| matches!(text, Some(Literal::Whole(text)) if text.parse::<u64>().is_ok());
             let set = sets(words).into_iter().map(|(name, text)| (numbers.contains(&name) || decimal(text), name));
             names.extend(set.map(|(number, name)| (name, number)));
             names.extend(numbers.into_iter().map(|name| (name, true)));
@@ -316,6 +372,10 @@ impl Variables {
         if anything {
             self.count += 1;
             self.any.set(&maybe, self.count);
+        }
+        for name in unset {
+            self.count += 1;
+            self.associative.entry(name).or_default().set(&maybe, (false, self.count));
         }
         for (name, _) in &names {
             let number = names.iter().filter(|(set, _)| set == name).all(|(_, number)| *number);
@@ -438,6 +498,24 @@ fn integers(words: &[Word]) -> Vec<String> {
     names.filter_map(|word| name_and_subscript(&word.text)).map(|(name, _)| name.to_string()).collect()
 }
 
+/// The arrays a command declares associative (`declare -A m`, `local`,
+/// `typeset`, `readonly`: `true`) or unsets whole (`unset m`, `unset -v
+/// m`: `false`; `unset 'm[k]'` unsets an element, `unset -f` a function).
+fn associative(words: &[Word]) -> Vec<(String, bool)> {
+    let Some((first, args)) = words.split_first() else { return Vec::new() };
+    let options = || args.iter().filter(|word| word.text.starts_with('-'));
+    let names = || args.iter().filter(|word| !word.text.starts_with('-'));
+    let declared = match basename(&first.text) {
+        "unset" if !options().any(|word| word.text.contains('f')) => false,
+        name if DECLARING.contains(&name) && options().any(|word| word.text.contains('A')) => true,
+        _ => return Vec::new(),
+    };
+    let named = names().filter_map(|word| Some((name_and_subscript(&word.text)?.0, &word.text)));
+    // `declare -A m=(…)` declares m; `unset m[k]` leaves it.
+    let named = named.filter(|(name, word)| declared || name == word);
+    named.map(|(name, _)| (name.to_string(), declared)).collect()
+}
+
 /// Whether the command sets a variable whose name is known only when it
 /// runs (`printf -v "$n" …`, `read "$n"`, `declare "$n=…"`): it may set
 /// any variable.
@@ -514,9 +592,9 @@ fn defined_function(words: &[Word]) -> Option<String> {
 /// The variables a command (past its leading keywords) sets for the rest
 /// of its shell, each with its value when that is a literal. Assignments
 /// before a program (`x=rm make`) set it for that program only.
-fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
+fn sets(words: &[Word]) -> Vec<(String, Option<Literal>)> {
     let Some(first) = words.first() else { return Vec::new() };
-    let names = |words: &[Word]| -> Vec<(String, Option<String>)> {
+    let names = |words: &[Word]| -> Vec<(String, Option<Literal>)> {
         words.iter().filter_map(|word| variable_named(&word.text)).map(|name| (name.to_string(), None)).collect()
     };
     let mut sets = match basename(&first.text) {
@@ -567,13 +645,24 @@ fn sets(words: &[Word]) -> Vec<(String, Option<String>)> {
     sets
 }
 
+/// A literal a command sets a variable to: its whole value, or (`x+=…`)
+/// what it adds to the value before.
+enum Literal {
+    Whole(String),
+    Appended(String),
+}
+
 /// The name and value a `NAME=value`, `NAME+=value` or `NAME[i]=value`
-/// word sets: the value when it is a literal, and not an array, an element
-/// or appended to, nor (`reference`) a name of another variable.
-fn assignment(word: &Word, reference: bool) -> (String, Option<String>) {
+/// word sets: the value when it is a literal, and not an array or an
+/// element, nor (`reference`) a name of another variable.
+fn assignment(word: &Word, reference: bool) -> (String, Option<Literal>) {
     let (name, rest) = assigned(&word.text).expect("an assignment");
-    let value = rest.strip_prefix('=').filter(|value| word.is_literal() && !reference && !value.starts_with('('));
-    (name.to_string(), value.map(str::to_string))
+    let plain = |value: &&str| word.is_literal() && !reference && !value.starts_with('(');
+    let value = match rest.strip_prefix('+') {
+        Some(appended) => appended.strip_prefix('=').filter(plain).map(|value| Literal::Appended(value.to_string())),
+        None => rest.strip_prefix('=').filter(plain).map(|value| Literal::Whole(value.to_string())),
+    };
+    (name.to_string(), value)
 }
 
 /// The variable `printf -v NAME` or `printf -vNAME` prints into.

@@ -667,6 +667,8 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
     let legacy = usize::from(name == "nice" && args.first().is_some_and(|word| is_adjustment(word)));
     let parsed = match parse(spec, &args[legacy..]) {
         Ok(parsed) => parsed.shifted(legacy),
+        // sudo's `-h` with no word after it for a host is its help.
+        Err(word) if name == "sudo" && word == "-h" => return wrapped(Run::Nothing),
         Err(word) => return wrapped(Run::Unknown(format!("{name} {word}"))),
     };
     if parsed.has("help") || parsed.has("version") {
@@ -844,6 +846,8 @@ mod tests {
         assert_eq!(runs("sudo", "--chroot=/srv rm x"), Run::Unknown("sudo --chroot".into()));
         assert_eq!(runs("sudo", "-e .env"), Run::Unknown("sudo --edit".into()));
         assert_eq!(runs("sudo", "-l rm"), Run::Nothing);
+        assert_eq!(runs("sudo", "-h"), Run::Nothing);
+        assert_eq!(runs("sudo", "-h host rm"), Run::Command(2));
         assert_eq!(runs("env", "-i - A=1 rm"), Run::Command(2));
         assert_eq!(runs("env", "- rm"), Run::Command(1));
         assert_eq!(runs("env", "--unset=A -u B rm"), Run::Command(3));
