@@ -716,7 +716,9 @@ fn no_cut_shows_part_of_a_secret_and_no_search_spells_one_out() {
     };
 
     // A text without headings is shown by its head, cut at 4,000 characters: here inside the token.
-    write(&root, "notes.txt", &format!("first line\n{} {github} tail\n", "w".repeat(3_980)));
+    // (The lines after it make the head cost less than the file, which is otherwise sent whole.)
+    let rest = "more notes of the day\n".repeat(400);
+    write(&root, "notes.txt", &format!("first line\n{} {github} tail\n{rest}", "w".repeat(3_980)));
     let head = read(&["read", "notes.txt", "-m", "map"]);
     assert!(head.contains("line 2 cut") && !shows_part(&head), "{head}");
 
