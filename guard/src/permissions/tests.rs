@@ -1494,6 +1494,25 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
 }
 
 #[test]
+fn a_functions_body_touching_its_header_is_checked() {
+    let (s, p, file) = qa();
+    // The body's `{` or `(` right after the `)`, or on a later line: its first command is rm.
+    for (command, header) in [
+        ("f(){ rm -rf qa; }; f", "f(){ rm -rf qa"),
+        ("f(){ rm \"$@\"; }; f qa", "f(){ rm \"$@\""),
+        ("f()(rm -rf qa); f", "f()(rm -rf qa"),
+        ("f() (rm -rf qa); f", "f() (rm -rf qa"),
+        ("f ( ) { rm -rf qa; }; f", "f ( ) { rm -rf qa"),
+        ("function f(){ rm -rf qa; }; f", "function f(){ rm -rf qa"),
+        ("f()\n{ rm -rf qa; }\nf", "f() { rm -rf qa"),
+        ("function f\n{ rm -rf qa; }\nf", "function f { rm -rf qa"),
+    ] {
+        let part = format!("`{header}` matches it");
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), &part), "{command}");
+    }
+}
+
+#[test]
 fn a_brace_bash_runs_as_a_program_leaves_a_functions_body_open() {
     let (s, p, file) = qa();
     s.file("README.md");
