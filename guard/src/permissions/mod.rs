@@ -237,7 +237,15 @@ impl Permissions {
     /// paths, globs expanded, directories a recursive reader is given as
     /// everything under them, and its redirection targets.
     pub fn check_shell(&self, command: &str, cwd: &Path) -> Verdict {
-        let mut invocations = bash::invocations(command);
+        self.check_shell_with_env(command, cwd, &[])
+    }
+
+    /// [`Permissions::check_shell`] for a command run with `env` added to
+    /// its shell's environment (ctx_shell's `env`): every rule reading a
+    /// variable the line exports reads these (`GIT_CONFIG_COUNT`… as git's
+    /// settings, `C=rm` for `$C x`).
+    pub fn check_shell_with_env(&self, command: &str, cwd: &Path, env: &[(String, String)]) -> Verdict {
+        let mut invocations = bash::invocations(command, env);
         let mut finder = Finder::new(self, cwd);
         let mut at = 0;
         while let Some(invocation) = invocations.get(at) {

@@ -1513,6 +1513,27 @@ fn a_functions_body_touching_its_header_is_checked() {
 }
 
 #[test]
+fn the_environment_a_request_gives_is_read_as_the_lines_exports() {
+    let (s, p, file) = qa();
+    let env = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+    let count =
+        env(&[("GIT_CONFIG_COUNT", "1"), ("GIT_CONFIG_KEY_0", "alias.x"), ("GIT_CONFIG_VALUE_0", "!rm -rf qa")]);
+    let rm = because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it");
+    assert_eq!(p.check_shell_with_env("git x", &s.root, &count), rm);
+    let parameters = env(&[("GIT_CONFIG_PARAMETERS", "'alias.x'='!rm -rf qa'")]);
+    assert_eq!(p.check_shell_with_env("git x", &s.root, &parameters), rm);
+    assert_eq!(p.check_shell_with_env("$C -rf qa", &s.root, &env(&[("C", "rm")])), rm);
+    assert_eq!(
+        p.check_shell_with_env("cat $F", &s.root, &env(&[("F", "qa/secret/plan.txt")])),
+        because(deny("Read(./qa/secret/**)", &file), "`cat` reads `$F` = `qa/secret/plan.txt`")
+    );
+    // As the same settings exported on the line are.
+    let exported = "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm -rf qa'; git x";
+    assert_eq!(p.check_shell(exported, &s.root), rm);
+    assert_eq!(p.check_shell_with_env("git x", &s.root, &env(&[("GIT_CONFIG_COUNT", "0")])), Verdict::Allow);
+}
+
+#[test]
 fn a_brace_bash_runs_as_a_program_leaves_a_functions_body_open() {
     let (s, p, file) = qa();
     s.file("README.md");
@@ -2328,7 +2349,6 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         ("GIT_SSH_COMMAND=ssh git fetch", "GIT_SSH_COMMAND=…"),
         ("env GIT_EXTERNAL_DIFF=x git diff --stat", "GIT_EXTERNAL_DIFF=…"),
         ("GIT_PAGER=$p git log", "GIT_PAGER=…"),
-        ("export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!rm f'; git x", "GIT_CONFIG_COUNT=…"),
         // Settings the environment gives as `-c` does, where they cannot be read.
         ("GIT_CONFIG_PARAMETERS=$p git x", "GIT_CONFIG_PARAMETERS=…"),
         // An editor with words of its own, or one a variable decides, may take them as git does not here.
