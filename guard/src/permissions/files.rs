@@ -15,7 +15,10 @@ use super::expand::{self, Expansion};
 use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexical, through_proc};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
-use super::{MAX_OPERANDS, Permissions, Target, braces, git, git_alias, git_index, option_files, readers, writers};
+use super::{
+    MAX_OPERANDS, Permissions, Rule, Target, braces, git, git_alias, git_index, option_files, program_writes, readers,
+    writers,
+};
 
 /// A file a command reads or writes, and how the command names it.
 pub(super) struct Named {
@@ -60,6 +63,9 @@ pub(super) struct Files {
     pub(super) reads: Vec<Named>,
     pub(super) whole_reads: Vec<WholeRead>,
     pub(super) edits: Vec<Named>,
+    /// Directories a command writes anything under (`tar x -C dir`): a
+    /// rule that may cover what is below one covers the command.
+    pub(super) whole_edits: Vec<Named>,
     /// Reads and edits of files known only when the command runs, each as
     /// a clause ("`cat` reads `$f`").
     pub(super) unknown_reads: Vec<String>,
@@ -307,6 +313,9 @@ impl<'a> Finder<'a> {
         if let Some(written) = writers::written(program, &texts) {
             self.writes(program, &invocation.args, &written);
         }
+        if matches!(program, "awk" | "gawk" | "mawk" | "nawk") && program_writes::awk_runs_commands(&texts) {
+            self.files.unknown_programs.push(format!("`{program}`'s program, which may run commands"));
+        }
         if program == "git" {
             self.git(invocation, &texts);
             if git::may_change_repository(&texts).is_some() {
@@ -492,6 +501,21 @@ impl<'a> Finder<'a> {
     /// copied or moved into, each source's name in it.
     fn writes(&mut self, program: &str, args: &[Arg], written: &writers::Written) {
         let verb = format!("`{program}` writes");
+        if let Some(what) = &written.unknown {
+            self.unknown(true, format!("{verb} {what}"));
+        }
+        match written.under.as_deref() {
+            Some([]) => self.writes_under_cwd(&verb),
+            Some(dirs) => {
+                for dir in dirs {
+                    for path in self.file(&verb, &args[dir.word].tail(dir.from), true) {
+                        let cause = format!("{verb} what its input holds under {}", shown(&path, &self.cwd));
+                        self.files.whole_edits.push(Named { path, cause });
+                    }
+                }
+            }
+            None => {}
+        }
         for target in written.targets.iter().take(MAX_OPERANDS) {
             let paths = self.file(&verb, &args[target.word].tail(target.from), true);
             for dir in paths.iter().filter(|path| path.is_dir()) {
@@ -506,6 +530,16 @@ impl<'a> Finder<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// A command writing files only its input names into its working
+    /// directory (`tar x`): known only when it runs, where an Edit rule may
+    /// cover something there.
+    fn writes_under_cwd(&mut self, verb: &str) {
+        let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_below(&self.cwd));
+        if self.unknown_dir.is_some() || self.permissions.rules.iter().any(covered) {
+            self.unknown(true, format!("{verb} what its input holds under its working directory"));
         }
     }
 

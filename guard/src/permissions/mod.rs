@@ -84,6 +84,7 @@ mod git_index;
 mod index_cache;
 mod option_files;
 mod paths;
+mod program_writes;
 mod readers;
 mod scope;
 mod settings;
@@ -254,7 +255,8 @@ impl Permissions {
             invocations.splice(at + 1..at + 1, configured);
             at += 1;
         }
-        let Files { reads, whole_reads, edits, unknown_reads, unknown_edits, unknown_programs } = finder.files;
+        let Files { reads, whole_reads, edits, whole_edits, unknown_reads, unknown_edits, unknown_programs } =
+            finder.files;
         let verdict = self.verdict(|target| match target {
             Target::Bash(pattern) => invocations
                 .iter()
@@ -267,7 +269,8 @@ impl Permissions {
                 .or_else(|| whole_reads.iter().find_map(|whole| whole.hit(rule)))
                 .map(Some),
             Target::Edit(rule) => {
-                edits.iter().find(|edit| rule.matches(&edit.path)).map(|edit| Some(edit.cause.clone()))
+                let under = || whole_edits.iter().find(|whole| rule.may_cover_below(&whole.path));
+                edits.iter().find(|edit| rule.matches(&edit.path)).or_else(under).map(|edit| Some(edit.cause.clone()))
             }
         });
         if verdict != Verdict::Allow {

@@ -907,6 +907,67 @@ fn a_relative_path_after_a_cd_to_a_directory_known_only_when_it_runs_is_unknown(
 }
 
 #[test]
+fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    for name in ["config/app.ini", "a.txt", "src/a.rs"] {
+        s.file(name);
+    }
+    let p = s.load();
+    let rule = "Edit(./config/**)";
+    let file = s.project_file();
+    for (command, part) in [
+        ("tar xf /tmp/evil.tar -C config", "`tar` writes what its input holds under config"),
+        ("tar -xf /tmp/evil.tar --directory=config", "`tar` writes what its input holds under config"),
+        ("patch config/app.ini /tmp/evil.patch", "`patch` writes `config/app.ini`"),
+        ("git checkout HEAD -- config/app.ini", "`git` writes `config/app.ini`"),
+        ("git restore --source=HEAD config/app.ini", "`git` writes `config/app.ini`"),
+        ("sort -o config/app.ini a.txt", "`sort` writes `config/app.ini`"),
+        ("split -l1 a.txt config/part", "`split` writes `config/part`"),
+        ("csplit -f config/cs a.txt 1", "`csplit` writes `config/cs`"),
+        ("touch config/new.ini", "`touch` writes `config/new.ini`"),
+        ("vim -es -c 'normal ihack' -c wq config/app.ini", "`vim` writes `config/app.ini`"),
+        ("ex -s -c wq config/app.ini", "`ex` writes `config/app.ini`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    // Files only the archive or patch names: known only when they run.
+    for (command, part) in [
+        ("patch -p1 < /tmp/evil.patch", "`patch` writes the files its patch names"),
+        ("git apply /tmp/evil.patch", "`git` writes the files its patch names"),
+        ("tar xf /tmp/evil.tar", "`tar` writes what its input holds under its working directory"),
+        ("awk 'BEGIN{print \"x\" > \"config/app.ini\"}'", "`awk` writes the files its program prints to"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
+    }
+    for command in [
+        "tar xf /tmp/evil.tar -C /tmp/out",
+        "tar tf /tmp/evil.tar",
+        "sort a.txt",
+        "git apply --check /tmp/evil.patch",
+        "touch a.txt",
+        "cd src; tar xf /tmp/evil.tar",
+        "awk '$1 > 2 || /x/ { print $1 }' a.txt",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn an_awk_program_running_commands_is_asked_about_where_bash_rules_exist() {
+    let (s, p, file) = qa();
+    let unknown = |part: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(part.into())),
+    };
+    for command in ["awk 'BEGIN{system(\"rm -rf qa\")}'", "awk '{print | \"sh\"}' src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), unknown("`awk`'s program, which may run commands"), "{command}");
+    }
+    assert_eq!(p.check_shell("awk '$1 > 2 || /x/' src/a.rs", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rules_exist() {
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
