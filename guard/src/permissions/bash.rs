@@ -281,7 +281,7 @@ impl Arg {
         Arg { text: word.text.clone(), glob: word.glob(), literal, values, only_values }
     }
 
-    fn literal(text: &str, glob: Option<String>) -> Arg {
+    pub(crate) fn literal(text: &str, glob: Option<String>) -> Arg {
         Arg { text: text.to_string(), glob, literal: true, values: Vec::new(), only_values: false }
     }
 

@@ -17,7 +17,7 @@ use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
     MAX_OPERANDS, Permissions, Rule, Target, braces, git, git_alias, git_index, option_files, program_writes, readers,
-    writers,
+    urls, writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -312,6 +312,13 @@ impl<'a> Finder<'a> {
         }
         if let Some(written) = writers::written(program, &texts) {
             self.writes(program, &invocation.args, &written);
+        }
+        if urls::FETCHERS.contains(&program) {
+            for (url, path) in texts.iter().filter_map(|text| urls::file_path(text).map(|path| (text, path))) {
+                // curl expands `{a,b}` and `[a-z]` in a URL as the shell's braces and globs do.
+                let glob = path.contains(['{', '[']).then(|| path.clone());
+                self.file(&format!("`{program}` reads `{url}`:"), &Arg::literal(&path, glob), false);
+            }
         }
         if matches!(program, "awk" | "gawk" | "mawk" | "nawk") && program_writes::awk_runs_commands(&texts) {
             self.files.unknown_programs.push(format!("`{program}`'s program, which may run commands"));

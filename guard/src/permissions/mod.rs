@@ -88,6 +88,7 @@ mod program_writes;
 mod readers;
 mod scope;
 mod settings;
+mod urls;
 mod variables;
 mod walk;
 mod wrappers;

@@ -968,6 +968,33 @@ fn an_awk_program_running_commands_is_asked_about_where_bash_rules_exist() {
 }
 
 #[test]
+fn a_file_url_fetched_is_a_read_of_its_path() {
+    let (s, p, file) = qa();
+    let root = s.root.display();
+    let plan = format!("`{root}/qa/secret/plan.txt`");
+    for (url, named) in [
+        (format!("file://{root}/qa/secret/plan.txt"), plan.clone()),
+        (format!("FILE://localhost{root}/qa/secr%65t/plan.txt?x"), plan),
+        // curl's URL globs, as the shell's braces.
+        (
+            format!("file:{root}/qa/secret/{{plan,x}}.txt"),
+            format!("`{root}/qa/secret/{{plan,x}}.txt`, which matches qa/secret/plan.txt"),
+        ),
+    ] {
+        for program in ["curl -s", "wget -qO-"] {
+            let command = format!("{program} '{url}'");
+            let part = format!("`{}` reads `{url}`: {named}", program.split(' ').next().unwrap());
+            assert_eq!(
+                p.check_shell(&command, &s.root),
+                because(deny("Read(./qa/secret/**)", &file), &part),
+                "{command}"
+            );
+        }
+    }
+    assert_eq!(p.check_shell(&format!("curl -s file://{root}/src/a.rs"), &s.root), Verdict::Allow);
+}
+
+#[test]
 fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rules_exist() {
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
