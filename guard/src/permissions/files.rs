@@ -16,8 +16,8 @@ use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexica
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
-    MAX_OPERANDS, Permissions, Rule, Target, braces, git, git_alias, git_index, option_files, program_writes, readers,
-    urls, writers,
+    MAX_OPERANDS, Permissions, Rule, Target, braces, git, git_alias, git_index, links, option_files, program_writes,
+    readers, urls, writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -92,6 +92,8 @@ pub(super) struct Finder<'a> {
     /// (`unknown_dir`).
     cwd: PathBuf,
     unknown_dir: Option<String>,
+    /// The links the line's commands made so far.
+    links: links::Links,
     /// The name the shell knows `cwd` by (`$PWD`): the path a `cd` took,
     /// through the links it followed, which its next `cd ..` climbs.
     pwd: PathBuf,
@@ -173,6 +175,7 @@ impl<'a> Finder<'a> {
             start,
             dirs: Settings::default(),
             unknown_dir: None,
+            links: links::Links::default(),
             cdpath: false,
             repository_changed_by: None,
             git_configured_by: None,
@@ -313,6 +316,7 @@ impl<'a> Finder<'a> {
         if let Some(written) = writers::written(program, &texts) {
             self.writes(program, &invocation.args, &written);
         }
+        self.note_links(program, invocation, &texts);
         if urls::FETCHERS.contains(&program) {
             for (url, path) in texts.iter().filter_map(|text| urls::file_path(text).map(|path| (text, path))) {
                 // curl expands `{a,b}` and `[a-z]` in a URL as the shell's braces and globs do.
@@ -550,6 +554,60 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// A path at or under a link an earlier command of the line made is
+    /// also the path the link leads to (known only when it runs for a link
+    /// to what is).
+    fn through_links(&mut self, path: &Path, cause: &str, write: bool) {
+        let Some(through) = self.links.through(path) else { return };
+        let cause = format!("{cause}, through the link {} made", through.by);
+        match through.path {
+            Some(target) => {
+                let list = if write { &mut self.files.edits } else { &mut self.files.reads };
+                list.push(Named { path: canonical_prefix(&target), cause });
+            }
+            None => self.unknown(write, cause),
+        }
+    }
+
+    /// Notes the links `program` makes (see [`links`]) where the line's
+    /// later commands may read or write through them.
+    fn note_links(&mut self, program: &str, invocation: &Invocation, texts: &[&str]) {
+        let kind = links::making(program, texts);
+        if kind.is_none() && program != "mv" {
+            return;
+        }
+        let by = written(invocation);
+        let Some(written) = writers::written(program, texts) else { return };
+        let Some(dest) = written.targets.first().map(|part| invocation.args[part.word].tail(part.from)) else {
+            return;
+        };
+        if !dest.literal || (self.unknown_dir.is_some() && !dest.text.starts_with(['/', '~'])) {
+            return;
+        }
+        let dest = canonical_prefix(&self.permissions.resolve(&dest.text, &self.cwd));
+        let no_target_directory = texts.iter().any(|arg| matches!(*arg, "-T" | "-n" | "--no-target-directory"));
+        let into = written.sources.len() > 1 || (dest.is_dir() && !no_target_directory);
+        for source in written.sources.iter().map(|&at| &invocation.args[at]) {
+            let name = match Path::new(&source.text).file_name() {
+                Some(file) if into => dest.join(file),
+                _ => dest.clone(),
+            };
+            let known = source.literal && (self.unknown_dir.is_none() || source.text.starts_with(['/', '~']));
+            let resolved = |from: &Path| canonical_prefix(&self.permissions.resolve(&source.text, from));
+            let target = match kind {
+                // A moved link leads where it did.
+                None => match self.links.target_of(&resolved(&self.cwd)) {
+                    Some(target) => target,
+                    None => continue,
+                },
+                Some(_) if !known => None,
+                Some(links::RelativeTo::Cwd) => Some(resolved(&self.cwd)),
+                Some(links::RelativeTo::LinkDir) => Some(resolved(name.parent().unwrap_or(&self.cwd))),
+            };
+            self.links.made(name, target, by.clone());
+        }
+    }
+
     /// Notes the file `target` names that the command reads or (`write`)
     /// writes, `verb` saying how ("`<` names"), and returns its paths; one
     /// known only when the command runs (a variable, or relative after
@@ -567,6 +625,7 @@ impl<'a> Finder<'a> {
             for path in self.paths(word, verb, write) {
                 let path = canonical_prefix(&path);
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
+                self.through_links(&path, &cause, write);
                 let list = if write { &mut self.files.edits } else { &mut self.files.reads };
                 list.push(Named { path: path.clone(), cause });
                 all.push(path);

@@ -82,6 +82,7 @@ mod git_alias;
 mod git_config;
 mod git_index;
 mod index_cache;
+mod links;
 mod option_files;
 mod paths;
 mod program_writes;

@@ -995,6 +995,58 @@ fn a_file_url_fetched_is_a_read_of_its_path() {
 }
 
 #[test]
+fn a_write_through_a_link_the_line_made_is_a_write_of_its_target() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    for name in ["config/app.ini", "a.txt", "sub/b.txt"] {
+        s.file(name);
+    }
+    let p = s.load();
+    let rule = "Edit(./config/**)";
+    let file = s.project_file();
+    for (command, part) in [
+        (
+            "ln -s config cfg3; echo x > cfg3/app.ini",
+            "`>` names `cfg3/app.ini`, through the link `ln -s config cfg3` made",
+        ),
+        (
+            "ln -s config/app.ini t.ini; echo x > t.ini",
+            "`>` names `t.ini`, through the link `ln -s config/app.ini t.ini` made",
+        ),
+        (
+            "ln config/app.ini h.ini && echo x >> h.ini",
+            "`>` names `h.ini`, through the link `ln config/app.ini h.ini` made",
+        ),
+        (
+            "cp -l config/app.ini c.ini; sed -i s/a/b/ c.ini",
+            "`sed` writes `c.ini`, through the link `cp -l config/app.ini c.ini` made",
+        ),
+        // Relative to the link's directory, a chain of links, a link moved.
+        (
+            "ln -s ../config sub/c; echo x > sub/c/app.ini",
+            "`>` names `sub/c/app.ini`, through the link `ln -s ../config sub/c` made",
+        ),
+        ("ln -s config a; ln -s a b; echo x > b/app.ini", "`>` names `b/app.ini`, through the link `ln -s a b` made"),
+        ("ln -s config l; mv l l2; echo x > l2/app.ini", "`>` names `l2/app.ini`, through the link `mv l l2` made"),
+        (
+            "ln -s ../config sub; echo x > sub/config/app.ini",
+            "`>` names `sub/config/app.ini`, through the link `ln -s ../config sub` made",
+        ),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("ln -s $d l; echo x > l/app.ini", &s.root),
+        unknown_file(rule, &file, "`>` names `l/app.ini`, through the link `ln -s $d l` made")
+    );
+    for command in
+        ["ln -s sub l; echo x > l/b.txt", "ln -s config l; echo x > l2/app.ini", "ln -s config ../l; cat a.txt"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn a_file_written_that_is_known_only_when_it_runs_is_asked_about_where_edit_rules_exist() {
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
