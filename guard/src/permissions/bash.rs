@@ -194,6 +194,9 @@ pub(crate) struct Invocation {
     /// The command run once wrappers are looked through (`rm` for
     /// `sudo rm -rf x`), and the words after it, options included.
     pub(crate) program: Option<String>,
+    /// The program's word, quotes removed (`./zz`, `/bin/rm`), before its
+    /// directory was taken off for [`Invocation::program`].
+    pub(crate) program_word: Option<String>,
     pub(crate) args: Vec<Arg>,
     pub(crate) redirects: Vec<Redirection>,
     /// The program's word as written when it is not a literal (`$x`,
@@ -466,9 +469,10 @@ pub(crate) const KEYWORDS: [&str; 14] =
     ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "case", "esac"];
 
 /// Environment variables an earlier command's export gives the program,
-/// followed for git's repository and index, and the commands git runs.
-const EXPORTS_FOLLOWED: [&[&str]; 2] =
-    [&["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"], &git_config::COMMAND_VARIABLES];
+/// followed for git's repository and index, the commands git runs, and
+/// the `PATH` a program the line made may be found through.
+const EXPORTS_FOLLOWED: [&[&str]; 3] =
+    [&["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"], &git_config::COMMAND_VARIABLES, &["PATH"]];
 
 /// Wrappers that run the command on names they read from their input.
 const INPUT_NAMES: [&str; 2] = ["xargs", "parallel"];
@@ -783,6 +787,7 @@ fn look_through(
     let invocation = Invocation {
         views,
         program,
+        program_word: texts.get(at).map(|word| word.to_string()),
         args,
         redirects,
         unknown_program,

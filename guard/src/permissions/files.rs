@@ -16,8 +16,8 @@ use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexica
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
-    MAX_OPERANDS, Permissions, Rule, Target, braces, git, git_alias, git_index, links, option_files, program_writes,
-    readers, urls, writers,
+    MAX_OPERANDS, Permissions, Rule, Target, braces, git, git_alias, git_index, links, made_programs, option_files,
+    program_writes, readers, urls, writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -57,6 +57,14 @@ impl WholeRead {
     }
 }
 
+/// A program the line made by copying or linking another, run later:
+/// what it runs as that program (`rm victim.txt` for `cp /bin/rm zz;
+/// ./zz victim.txt`), and the clause saying so.
+pub(super) struct Copied {
+    pub(super) view: String,
+    pub(super) cause: String,
+}
+
 /// What a command line was found to read and write.
 #[derive(Default)]
 pub(super) struct Files {
@@ -74,6 +82,8 @@ pub(super) struct Files {
     /// tell: what git runs after its configuration was written, or by an
     /// alias its configuration may give that could not be read.
     pub(super) unknown_programs: Vec<String>,
+    /// Programs run as copies of others (see [`Copied`]).
+    pub(super) copied_programs: Vec<Copied>,
 }
 
 /// Goes through a line's commands in order, with the directory each runs
@@ -94,6 +104,8 @@ pub(super) struct Finder<'a> {
     unknown_dir: Option<String>,
     /// The links the line's commands made so far.
     links: links::Links,
+    /// The files the line's commands wrote so far, as programs a later one may run.
+    made: made_programs::Made,
     /// The name the shell knows `cwd` by (`$PWD`): the path a `cd` took,
     /// through the links it followed, which its next `cd ..` climbs.
     pwd: PathBuf,
@@ -176,6 +188,7 @@ impl<'a> Finder<'a> {
             dirs: Settings::default(),
             unknown_dir: None,
             links: links::Links::default(),
+            made: made_programs::Made::default(),
             cdpath: false,
             repository_changed_by: None,
             git_configured_by: None,
@@ -192,10 +205,48 @@ impl<'a> Finder<'a> {
     pub(super) fn invocation(&mut self, invocation: &Invocation) -> Vec<Invocation> {
         let program = invocation.program.as_deref().unwrap_or_default();
         self.enter(&invocation.place);
+        self.runs_made_program(invocation);
         self.note_git_configuration_written();
         self.look_at(invocation, program);
         // In the directory it runs in, which looking at it found.
         if program == "git" { self.git_configured(invocation) } else { Vec::new() }
+    }
+
+    /// A program word naming a file an earlier command of the line wrote or
+    /// linked, by its path or, once the line changed `PATH`, its name: a
+    /// copy of a program runs as that program, anything else is known only
+    /// when it runs.
+    fn runs_made_program(&mut self, invocation: &Invocation) {
+        let Some(word) = invocation.program_word.as_deref() else { return };
+        let found = if word.contains('/') {
+            self.made_program(word)
+        } else {
+            match invocation.assignments.iter().rev().find(|(name, _)| name == "PATH") {
+                // Each directory a literal PATH lists, in order, as the shell looks (empty: its own).
+                Some((_, path)) if path.literal => path.text.split(':').find_map(|dir| {
+                    let dir = if dir.is_empty() { "." } else { dir.trim_end_matches('/') };
+                    self.made_program(&format!("{dir}/{word}"))
+                }),
+                // A PATH known only when it runs may find any file of that name.
+                Some(_) => {
+                    let linked = self.links.named(word).map(|target| target.as_deref().and_then(file_name));
+                    linked.or_else(|| self.made.named(word).map(|copy_of| copy_of.map(str::to_string)))
+                }
+                None => None,
+            }
+        };
+        match found {
+            Some(Some(program)) => {
+                let args = invocation.args.iter().map(|arg| arg.text.as_str());
+                let view = std::iter::once(program.as_str()).chain(args).collect::<Vec<_>>().join(" ");
+                let cause = format!("`{view}` matches it, `{word}` being a copy of {program} the line made");
+                self.files.copied_programs.push(Copied { view, cause });
+            }
+            Some(None) => {
+                self.files.unknown_programs.push(format!("`{word}`, a file the line wrote before running it"))
+            }
+            None => {}
+        }
     }
 
     /// Notes an edit since the last command of a file git reads its
@@ -527,20 +578,53 @@ impl<'a> Finder<'a> {
             }
             None => {}
         }
+        // What a file copied, moved or linked from a program is, run later on the line.
+        let copies: Vec<Option<String>> = written.sources.iter().map(|&at| self.copy_of(&args[at])).collect();
         for target in written.targets.iter().take(MAX_OPERANDS) {
             let paths = self.file(&verb, &args[target.word].tail(target.from), true);
+            if let [copy] = &copies[..] {
+                for file in paths.iter().filter(|path| !path.is_dir()) {
+                    self.made.wrote(file.clone(), copy.clone());
+                }
+            }
             for dir in paths.iter().filter(|path| path.is_dir()) {
-                for source in written.sources.iter().map(|&at| &args[at]) {
+                for (source, copy) in written.sources.iter().map(|&at| &args[at]).zip(&copies) {
                     let name = Path::new(&source.text).file_name();
                     match name.filter(|_| source.literal) {
-                        Some(name) => self.files.edits.push(Named {
-                            path: dir.join(name),
-                            cause: format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd)),
-                        }),
+                        Some(name) => {
+                            self.made.wrote(dir.join(name), copy.clone());
+                            self.files.edits.push(Named {
+                                path: dir.join(name),
+                                cause: format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd)),
+                            });
+                        }
                         None => self.unknown(true, format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd))),
                     }
                 }
             }
+        }
+    }
+
+    /// The program a copy of `source` is: the one a file or link the line
+    /// made is, else its own name; `None` when known only when it runs.
+    fn copy_of(&self, source: &Arg) -> Option<String> {
+        if !source.literal {
+            return None;
+        }
+        match self.made_program(&source.text) {
+            Some(copy_of) => copy_of,
+            None => Some(bash::basename(&source.text).to_string()),
+        }
+    }
+
+    /// What the file at the path `word` names is a copy of, when an
+    /// earlier command of the line wrote or linked it (`Some(None)`: known
+    /// only when it runs).
+    fn made_program(&self, word: &str) -> Option<Option<String>> {
+        let path = canonical_prefix(&self.permissions.resolve(word, &self.cwd));
+        match self.links.through(&path) {
+            Some(through) => Some(through.path.as_deref().and_then(file_name)),
+            None => self.made.at(&path).map(|copy_of| copy_of.map(str::to_string)),
         }
     }
 
@@ -626,6 +710,9 @@ impl<'a> Finder<'a> {
                 let path = canonical_prefix(&path);
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
                 self.through_links(&path, &cause, write);
+                if write {
+                    self.made.wrote(path.clone(), None);
+                }
                 let list = if write { &mut self.files.edits } else { &mut self.files.reads };
                 list.push(Named { path: path.clone(), cause });
                 all.push(path);
@@ -916,6 +1003,11 @@ fn named(arg: &Arg, path: &Path, cwd: &Path) -> String {
 /// A directory as a verdict names it: relative to `cwd` when below it, else absolute.
 fn shown_dir(dir: &Path, cwd: &Path) -> String {
     if dir == cwd { format!("its working directory {}", dir.display()) } else { format!("`{}`", shown(dir, cwd)) }
+}
+
+/// The last component of `path`, a program's name when it runs.
+fn file_name(path: &Path) -> Option<String> {
+    path.file_name().map(|name| name.to_string_lossy().into_owned())
 }
 
 /// `path` relative to `cwd` when it is below it, else absolute.

@@ -39,6 +39,13 @@ impl Links {
         self.0.iter().rev().find(|link| link.name == name).map(|link| link.target.clone())
     }
 
+    /// Where a link of that file name made anywhere leads (a program
+    /// looked up through a `PATH` the line changed).
+    pub(super) fn named(&self, file: &str) -> Option<Option<PathBuf>> {
+        let named = |link: &&Link| link.name.file_name().is_some_and(|name| name == file);
+        self.0.iter().rev().find(named).map(|link| link.target.clone())
+    }
+
     /// Where `path` leads when it is, or is under, a link made earlier on
     /// the line (the latest made there counting), followed through links
     /// to links; `None` when it is not.

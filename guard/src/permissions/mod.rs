@@ -83,6 +83,7 @@ mod git_config;
 mod git_index;
 mod index_cache;
 mod links;
+mod made_programs;
 mod option_files;
 mod paths;
 mod program_writes;
@@ -257,13 +258,24 @@ impl Permissions {
             invocations.splice(at + 1..at + 1, configured);
             at += 1;
         }
-        let Files { reads, whole_reads, edits, whole_edits, unknown_reads, unknown_edits, unknown_programs } =
-            finder.files;
+        let Files {
+            reads,
+            whole_reads,
+            edits,
+            whole_edits,
+            unknown_reads,
+            unknown_edits,
+            unknown_programs,
+            copied_programs,
+        } = finder.files;
         let verdict = self.verdict(|target| match target {
             Target::Bash(pattern) => invocations
                 .iter()
                 .find(|inv| inv.views.iter().any(|view| pattern.matches(view)))
-                .map(|inv| Some(format!("`{}` matches it", inv.views.first().map_or("", String::as_str)))),
+                .map(|inv| Some(format!("`{}` matches it", inv.views.first().map_or("", String::as_str))))
+                .or_else(|| {
+                    copied_programs.iter().find(|copy| pattern.matches(&copy.view)).map(|copy| Some(copy.cause.clone()))
+                }),
             Target::Read(rule) => reads
                 .iter()
                 .find(|read| rule.matches(&read.path))

@@ -1674,6 +1674,53 @@ fn the_environment_a_request_gives_is_read_as_the_lines_exports() {
 }
 
 #[test]
+fn a_program_the_line_made_runs_as_what_it_copies() {
+    let (s, p, file) = qa();
+    // A copy or link of rm is rm.
+    for (command, part) in [
+        ("cp /bin/rm ./zz; ./zz -rf qa", "`rm -rf qa` matches it, `./zz` being a copy of rm the line made"),
+        ("ln -s /bin/rm zz; ./zz -rf qa", "`rm -rf qa` matches it, `./zz` being a copy of rm the line made"),
+        ("install /bin/rm zz3 && ./zz3 -rf qa", "`rm -rf qa` matches it, `./zz3` being a copy of rm the line made"),
+        ("cp /bin/rm a; mv a src/t; src/t -rf qa", "`rm -rf qa` matches it, `src/t` being a copy of rm the line made"),
+        ("cp /bin/rm src; cp src/rm b; ./b -rf qa", "`rm -rf qa` matches it, `./b` being a copy of rm the line made"),
+        (
+            "ln -sf /usr/bin/rm zz2 && PATH=.:$PATH zz2 -rf qa",
+            "`rm -rf qa` matches it, `zz2` being a copy of rm the line made",
+        ),
+        (
+            "export PATH=.:$PATH; cp /bin/rm zz; zz -rf qa",
+            "`rm -rf qa` matches it, `zz` being a copy of rm the line made",
+        ),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), part), "{command}");
+    }
+    // A file written otherwise runs what it holds, known only then.
+    let unknown = |word: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(format!("`{word}`, a file the line wrote before running it"))),
+    };
+    assert_eq!(p.check_shell("cat /bin/rm > zz4; chmod +x zz4; ./zz4 -rf qa", &s.root), unknown("./zz4"));
+    assert_eq!(p.check_shell("dd if=/bin/rm of=zz5; ./zz5 -rf qa", &s.root), unknown("./zz5"));
+    assert_eq!(p.check_shell("cp $x zz; ./zz", &s.root), unknown("./zz"));
+    // Programs the line did not make, or made as copies of others, run as before.
+    let absolute = format!("cp /bin/rm {0}/src/x; PATH={0}/src x -rf qa", s.root.display());
+    assert_eq!(
+        p.check_shell(&absolute, &s.root),
+        because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it, `x` being a copy of rm the line made")
+    );
+    for command in [
+        "cp /bin/ls ./zz; ./zz qa",
+        "./configure; make",
+        "cp /bin/rm zz; zz",
+        "echo x > out; cat out",
+        "echo x > ls; PATH=/usr/bin:/bin ls",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn a_brace_bash_runs_as_a_program_leaves_a_functions_body_open() {
     let (s, p, file) = qa();
     s.file("README.md");
