@@ -571,7 +571,7 @@ impl<'a> Finder<'a> {
             Some(dirs) => {
                 for dir in dirs {
                     for path in self.file(&verb, &args[dir.word].tail(dir.from), true) {
-                        let cause = format!("{verb} what its input holds under {}", shown(&path, &self.cwd));
+                        let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
                         self.files.whole_edits.push(Named { path, cause });
                     }
                 }

@@ -4,7 +4,7 @@
 //! it, so a rule on the directory covers them), the files vim, vi and ex edit, the files `patch` and `git apply`
 //! change (named inside the patch: known only when they run, unless
 //! `patch` is given the file), what `git checkout … -- PATH` and `git
-//! restore PATH` put back, and what `tar` extracts: everything under its
+//! restore PATH` put back (anything under each pathspec), and what `tar` extracts: everything under its
 //! `-C`/`--directory`, or in its working directory, each file named only
 //! inside the archive; what awk's program prints to a file, and its
 //! operands with gawk's `-i inplace`.
@@ -295,8 +295,9 @@ fn git_written(args: &[&str]) -> Option<Written> {
     if moved {
         return Some(Written { unknown: Some(format!("the paths it {} elsewhere", args[at])), ..Written::default() });
     }
-    let targets = paths.into_iter().map(|word| Part { word: at + 1 + word, from: 0 }).collect();
-    Some(Written { targets, ..Written::default() })
+    // A pathspec names what is under it too (`git checkout -- .`).
+    let under = paths.into_iter().map(|word| Part { word: at + 1 + word, from: 0 }).collect::<Vec<_>>();
+    (!under.is_empty()).then(|| Written { under: Some(under), ..Written::default() })
 }
 
 #[cfg(test)]
@@ -335,14 +336,15 @@ mod tests {
         assert_eq!(of("tar", "-xf a.tar"), Some((vec![], Some(vec![]), false)));
         assert_eq!(of("tar", "-xOf a.tar"), None);
         assert_eq!(of("tar", "-cf a.tar -C dir ."), None);
-        assert_eq!(of("git", "checkout HEAD -- a b"), Some((vec![(3, 0), (4, 0)], None, false)));
-        assert_eq!(of("git", "checkout HEAD a"), Some((vec![(2, 0)], None, false)));
-        assert_eq!(of("git", "restore --source=HEAD a"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("git", "checkout HEAD -- a b"), Some((vec![], Some(vec![3, 4]), false)));
+        assert_eq!(of("git", "checkout HEAD a"), Some((vec![], Some(vec![2]), false)));
+        assert_eq!(of("git", "checkout main"), None);
+        assert_eq!(of("git", "restore --source=HEAD a"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("git", "restore --staged a"), None);
         assert_eq!(of("git", "apply p.diff"), Some((vec![], None, true)));
         assert_eq!(of("git", "apply --check p.diff"), None);
         assert_eq!(of("git", "-C sub checkout -- a"), Some((vec![], None, true)));
-        assert_eq!(of("git", "-c a.b=c checkout -- a"), Some((vec![(4, 0)], None, false)));
+        assert_eq!(of("git", "-c a.b=c checkout -- a"), Some((vec![], Some(vec![4]), false)));
         assert_eq!(of("git", "status"), None);
         assert_eq!(of("awk", "BEGIN{print\"x\">\"f\"}"), Some((vec![], None, true)));
         assert_eq!(of("awk", "$1>2{print;next} a"), None);

@@ -917,8 +917,8 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
     let rule = "Edit(./config/**)";
     let file = s.project_file();
     for (command, part) in [
-        ("tar xf /tmp/evil.tar -C config", "`tar` writes what its input holds under config"),
-        ("tar -xf /tmp/evil.tar --directory=config", "`tar` writes what its input holds under config"),
+        ("tar xf /tmp/evil.tar -C config", "`tar` writes anything under `config`"),
+        ("tar -xf /tmp/evil.tar --directory=config", "`tar` writes anything under `config`"),
         ("patch config/app.ini /tmp/evil.patch", "`patch` writes `config/app.ini`"),
         ("git checkout HEAD -- config/app.ini", "`git` writes `config/app.ini`"),
         ("git restore --source=HEAD config/app.ini", "`git` writes `config/app.ini`"),
@@ -931,6 +931,11 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
+    // A pathspec names what is under it.
+    assert_eq!(
+        p.check_shell("git checkout -- .", &s.root),
+        because(deny(rule, &file), &format!("`git` writes anything under its working directory {}", s.root.display()))
+    );
     // Files only the archive or patch names: known only when they run.
     for (command, part) in [
         ("patch -p1 < /tmp/evil.patch", "`patch` writes the files its patch names"),
