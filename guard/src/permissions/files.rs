@@ -374,6 +374,11 @@ impl<'a> Finder<'a> {
                 let glob = path.contains(['{', '[']).then(|| path.clone());
                 self.file(&format!("`{program}` reads `{url}`:"), &Arg::literal(&path, glob), false);
             }
+            for (word, file) in urls::option_files(program, &texts) {
+                let arg = &invocation.args[word];
+                let file = if arg.literal { Arg::literal(&file, None) } else { arg.clone() };
+                self.file(&format!("`{program}` sends or reads"), &file, false);
+            }
         }
         if matches!(program, "awk" | "gawk" | "mawk" | "nawk") && program_writes::awk_runs_commands(&texts) {
             self.files.unknown_programs.push(format!("`{program}`'s program, which may run commands"));
