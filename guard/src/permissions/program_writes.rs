@@ -6,7 +6,7 @@
 //! `patch` is given the file), what `git checkout … -- PATH` and `git
 //! restore PATH` put back (anything under each pathspec), and what `tar` extracts: everything under its
 //! `-C`/`--directory`, or in its working directory, each file named only
-//! inside the archive; what awk's program prints to a file, and its
+//! inside the archive (anywhere with `-P`); what awk's program prints to a file, and its
 //! operands with gawk's `-i inplace`.
 
 use super::writers::{Part, Written};
@@ -203,8 +203,7 @@ fn patched(args: &[&str]) -> Written {
 /// What `tar` extracts (`x`, `--extract`, `--get`; not to its output):
 /// everything under each `-C` directory, else under its working directory.
 fn extracted(args: &[&str]) -> Option<Written> {
-    let mut extracting = false;
-    let mut to_output = false;
+    let (mut extracting, mut to_output, mut absolute) = (false, false, false);
     let mut under = Vec::new();
     let mut at = 0;
     while let Some(arg) = args.get(at) {
@@ -212,6 +211,7 @@ fn extracted(args: &[&str]) -> Option<Written> {
         if let Some(long) = arg.strip_prefix("--") {
             extracting |= long == "extract" || long == "get";
             to_output |= long == "to-stdout" || long.starts_with("to-command");
+            absolute |= long == "absolute-names";
             if let Some(dir) = long.strip_prefix("directory=") {
                 under.push(Part { word: at - 1, from: arg.len() - dir.len() });
             } else if long == "directory" {
@@ -227,6 +227,7 @@ fn extracted(args: &[&str]) -> Option<Written> {
         for (i, letter) in cluster.char_indices() {
             extracting |= letter == 'x';
             to_output |= letter == 'O';
+            absolute |= letter == 'P';
             if !"fCbTXgKNLVH".contains(letter) {
                 continue;
             }
@@ -246,7 +247,9 @@ fn extracted(args: &[&str]) -> Option<Written> {
         return None;
     }
     under.retain(|part| part.word < args.len());
-    Some(Written { under: Some(under), ..Written::default() })
+    // With `-P` a member's absolute path is written as it is, anywhere.
+    let unknown = absolute.then(|| "the absolute paths its archive names".to_string());
+    Some(Written { under: Some(under), unknown, ..Written::default() })
 }
 
 /// What a git subcommand writes in the working tree: `checkout` and
@@ -335,6 +338,7 @@ mod tests {
         assert_eq!(of("tar", "xfC a.tar dir"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("tar", "-xf a.tar"), Some((vec![], Some(vec![]), false)));
         assert_eq!(of("tar", "-xOf a.tar"), None);
+        assert_eq!(of("tar", "-xPf a.tar -C dir"), Some((vec![], Some(vec![3]), true)));
         assert_eq!(of("tar", "-cf a.tar -C dir ."), None);
         assert_eq!(of("git", "checkout HEAD -- a b"), Some((vec![], Some(vec![3, 4]), false)));
         assert_eq!(of("git", "checkout HEAD a"), Some((vec![], Some(vec![2]), false)));
