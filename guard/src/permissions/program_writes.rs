@@ -6,7 +6,7 @@
 //! `patch` is given the file), what `git checkout … -- PATH` and `git
 //! restore PATH` put back (anything under each pathspec), and what `tar` extracts: everything under its
 //! `-C`/`--directory`, or in its working directory, each file named only
-//! inside the archive (anywhere with `-P`); what awk's program prints to a file, and its
+//! inside the archive (anywhere with `-P`), and `unzip`'s alike (`-d`); what awk's program prints to a file, and its
 //! operands with gawk's `-i inplace`.
 
 use super::writers::{Part, Written};
@@ -21,6 +21,7 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => Some(edited_by_vim(args)),
         "patch" => Some(patched(args)),
         "tar" => extracted(args),
+        "unzip" => unzipped(args),
         "git" => git_written(args),
         "awk" | "gawk" | "mawk" | "nawk" => awk_written(args),
         _ => None,
@@ -252,6 +253,18 @@ fn extracted(args: &[&str]) -> Option<Written> {
     Some(Written { under: Some(under), unknown, ..Written::default() })
 }
 
+/// What `unzip` extracts: everything under its `-d` directory, else its
+/// working directory; nothing when it lists, tests or prints (`-l`, `-t`,
+/// `-v`, `-p`, `-c`, `-z`, `-Z`).
+fn unzipped(args: &[&str]) -> Option<Written> {
+    let options = args.iter().filter(|arg| is_option(arg) && !arg.starts_with("--"));
+    if options.clone().any(|arg| arg[1..].contains(['l', 't', 'v', 'p', 'c', 'z', 'Z'])) {
+        return None;
+    }
+    let under = option_values(args, "d", "exdir", "x").unwrap_or_default();
+    Some(Written { under: Some(under), ..Written::default() })
+}
+
 /// What a git subcommand writes in the working tree: `checkout` and
 /// `restore` the paths they put back, `apply` the files its patch names
 /// (unless it only reports, or changes the index alone).
@@ -338,6 +351,8 @@ mod tests {
         assert_eq!(of("tar", "xfC a.tar dir"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("tar", "-xf a.tar"), Some((vec![], Some(vec![]), false)));
         assert_eq!(of("tar", "-xOf a.tar"), None);
+        assert_eq!(of("unzip", "-o a.zip -d dir"), Some((vec![], Some(vec![3]), false)));
+        assert_eq!(of("unzip", "-l a.zip"), None);
         assert_eq!(of("tar", "-xPf a.tar -C dir"), Some((vec![], Some(vec![3]), true)));
         assert_eq!(of("tar", "-cf a.tar -C dir ."), None);
         assert_eq!(of("git", "checkout HEAD -- a b"), Some((vec![], Some(vec![3, 4]), false)));

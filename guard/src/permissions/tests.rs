@@ -919,6 +919,7 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
     for (command, part) in [
         ("tar xf /tmp/evil.tar -C config", "`tar` writes anything under `config`"),
         ("tar -xf /tmp/evil.tar --directory=config", "`tar` writes anything under `config`"),
+        ("unzip -o /tmp/evil.zip -d config", "`unzip` writes anything under `config`"),
         ("patch config/app.ini /tmp/evil.patch", "`patch` writes `config/app.ini`"),
         ("git checkout HEAD -- config/app.ini", "`git` writes `config/app.ini`"),
         ("git restore --source=HEAD config/app.ini", "`git` writes `config/app.ini`"),
