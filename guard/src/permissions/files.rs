@@ -218,8 +218,11 @@ impl<'a> Finder<'a> {
     /// when it runs.
     fn runs_made_program(&mut self, invocation: &Invocation) {
         let Some(word) = invocation.program_word.as_deref() else { return };
+        let hashed = self.made.hashed(word).map(|program| program.map(str::to_string));
         let found = if word.contains('/') {
             self.made_program(word)
+        } else if hashed.is_some() {
+            hashed
         } else {
             match invocation.assignments.iter().rev().find(|(name, _)| name == "PATH") {
                 // Each directory a literal PATH lists, in order, as the shell looks (empty: its own).
@@ -236,6 +239,7 @@ impl<'a> Finder<'a> {
             }
         };
         match found {
+            Some(Some(program)) if program == word => {}
             Some(Some(program)) => {
                 let args = invocation.args.iter().map(|arg| arg.text.as_str());
                 let view = std::iter::once(program.as_str()).chain(args).collect::<Vec<_>>().join(" ");
@@ -246,6 +250,19 @@ impl<'a> Finder<'a> {
                 self.files.unknown_programs.push(format!("`{word}`, a file the line wrote before running it"))
             }
             None => {}
+        }
+        if invocation.program.as_deref() == Some("hash") {
+            self.note_hashed(&invocation.args);
+        }
+    }
+
+    /// `hash -p PATH NAME…`: the shell runs PATH for each NAME after it.
+    fn note_hashed(&mut self, args: &[Arg]) {
+        let Some(at) = args.iter().position(|arg| arg.text.starts_with('-') && arg.text.contains('p')) else { return };
+        let Some(path) = args.get(at + 1) else { return };
+        let program = self.copy_of(path);
+        for name in &args[at + 2..] {
+            self.made.hash(&name.text, program.clone());
         }
     }
 

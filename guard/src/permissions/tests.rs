@@ -1706,6 +1706,7 @@ fn a_program_the_line_made_runs_as_what_it_copies() {
             "export PATH=.:$PATH; cp /bin/rm zz; zz -rf qa",
             "`rm -rf qa` matches it, `zz` being a copy of rm the line made",
         ),
+        ("hash -p /bin/rm zz; zz -rf qa", "`rm -rf qa` matches it, `zz` being a copy of rm the line made"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), part), "{command}");
     }
