@@ -87,6 +87,22 @@ fn precedes_subshell(word: &Word) -> bool {
     matches!(text, "if" | "while" | "until" | "then" | "else" | "elif" | "do" | "!" | "{" | "time" | "coproc")
 }
 
+/// Whether `words`, after the reserved words a command may follow, are a
+/// function definition's whole header (`f()`, `f ()`, `function f`,
+/// `function f()`): its body, `{ … }` or `( … )`, comes next, right after
+/// the `)` or on a later line.
+fn is_function_header(words: &[Word]) -> bool {
+    let start = words.iter().position(|word| !precedes_subshell(word)).unwrap_or(words.len());
+    let bare: Option<Vec<&str>> =
+        words[start..].iter().map(|word| word.quoted.is_empty().then_some(word.text.as_str())).collect();
+    match bare.as_deref() {
+        Some([name, "()"]) => *name != "function",
+        Some([name]) => name.len() > 2 && name.ends_with("()"),
+        Some(["function", _] | ["function", _, "()"]) => true,
+        _ => false,
+    }
+}
+
 /// A word being read: where it started in `src`, and its bytes and quoted parts so far.
 struct Partial {
     start: usize,
@@ -158,6 +174,12 @@ impl<'a> Splitter<'a> {
                     self.i += 1;
                 }
                 b'\n' => {
+                    self.end_word();
+                    if self.heredocs.is_empty() && is_function_header(&self.words) {
+                        // `f()` with its body on a later line: one definition, as bash reads it.
+                        self.i += 1;
+                        continue;
+                    }
                     self.end_command(self.i, out);
                     if !self.continued {
                         self.levels.end_list(false, out);
@@ -211,10 +233,19 @@ impl<'a> Splitter<'a> {
                     self.closed = None;
                     self.i += if matches!(next, Some(b'&' | b'|')) { 2 } else { 1 };
                 }
-                b'(' if next == Some(b')') && (self.word.is_some() || !self.words.is_empty()) => {
-                    // `f()` or `f ()`: a function is defined, no subshell opened or closed.
+                b'(' if (self.word.is_some() || !self.words.is_empty()) && self.empty_parens_close().is_some() => {
+                    // `f()`, `f ()` or `f ( )`: a function is defined, no subshell opened or
+                    // closed. The header ends there: `{` or `(` may touch it (`f(){ rm x; }`).
                     self.push_in(b"()", None);
-                    self.i += 2;
+                    self.i = self.empty_parens_close().map_or(self.i + 1, |close| close + 1);
+                    self.end_word();
+                }
+                b'(' if self.word.is_none() && is_function_header(&self.words) => {
+                    // `f()(…)`, `f() (…)`: the body's `(` is a word of its own, `rm` after it
+                    // the body's first command.
+                    self.push(b'(');
+                    self.i += 1;
+                    self.end_word();
                 }
                 b'(' if self.word.is_none() && self.opens_arithmetic_command() && self.is_arithmetic(self.i) => {
                     // `((…))`, an arithmetic command, or `for ((…))`'s three
@@ -299,6 +330,13 @@ impl<'a> Splitter<'a> {
         self.end_command(end, out);
         self.levels.end(out);
         (self.levels.last_id(), end)
+    }
+
+    /// At a `(`: the index of the `)` closing it when only blanks stand
+    /// between (`f ( )` defines `f` as `f()` does).
+    fn empty_parens_close(&self) -> Option<usize> {
+        let close = self.i + 1 + self.bytes[self.i + 1..].iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        (self.at(close) == Some(b')')).then_some(close)
     }
 
     /// The bytes of the character starting at `at`.

@@ -429,3 +429,22 @@ fn a_conditional_expression_is_one_command_up_to_its_closing_brackets() {
     assert_eq!(all("'[[' a && rm x"), [vec!["[[", "a"], vec!["rm", "x"]]);
     assert!(all("case x in [[) rm x;; esac").contains(&vec!["rm".to_string(), "x".to_string()]));
 }
+
+#[test]
+fn a_function_header_ends_at_its_parentheses() {
+    // The body's `{` or `(` is a word of its own, touching the `)` or not,
+    // so its first command is read after it, as bash runs it.
+    let braced = [vec!["f()", "{", "rm", "x"], vec!["}"], vec!["f"]];
+    assert_eq!(words("f(){ rm x; }; f"), braced);
+    assert_eq!(words("f ( ) { rm x; }; f"), [vec!["f", "()", "{", "rm", "x"], vec!["}"], vec!["f"]]);
+    assert_eq!(words("function f(){ rm x; }"), [vec!["function", "f()", "{", "rm", "x"], vec!["}"]]);
+    assert_eq!(words("f()(rm x); f"), [vec!["f()", "(", "rm", "x"], vec!["f"]]);
+    assert_eq!(words("f() (rm x); f"), [vec!["f()", "(", "rm", "x"], vec!["f"]]);
+    // The body may start on a later line.
+    assert_eq!(words("f()\n\n{ rm x; }\nf"), braced);
+    assert_eq!(words("f()\n# a comment\n{ rm x; }\nf"), braced);
+    assert_eq!(words("function f\n{ rm x; }"), [vec!["function", "f", "{", "rm", "x"], vec!["}"]]);
+    // Anywhere else a `(` opens a subshell or is part of a word, as before.
+    assert_eq!(words("if (rm x); then :; fi"), [vec!["if"], vec!["rm", "x"], vec!["then", ":"], vec!["fi"]]);
+    assert_eq!(words("echo a(b\nls"), [vec!["echo", "a(b"], vec!["ls"]]);
+}

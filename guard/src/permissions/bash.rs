@@ -194,6 +194,9 @@ pub(crate) struct Invocation {
     /// The command run once wrappers are looked through (`rm` for
     /// `sudo rm -rf x`), and the words after it, options included.
     pub(crate) program: Option<String>,
+    /// The program's word, quotes removed (`./zz`, `/bin/rm`), before its
+    /// directory was taken off for [`Invocation::program`].
+    pub(crate) program_word: Option<String>,
     pub(crate) args: Vec<Arg>,
     pub(crate) redirects: Vec<Redirection>,
     /// The program's word as written when it is not a literal (`$x`,
@@ -281,7 +284,7 @@ impl Arg {
         Arg { text: word.text.clone(), glob: word.glob(), literal, values, only_values }
     }
 
-    fn literal(text: &str, glob: Option<String>) -> Arg {
+    pub(crate) fn literal(text: &str, glob: Option<String>) -> Arg {
         Arg { text: text.to_string(), glob, literal: true, values: Vec::new(), only_values: false }
     }
 
@@ -334,14 +337,16 @@ pub(crate) struct Redirection {
     pub(crate) target: Arg,
 }
 
-/// The simple commands `line` runs, including `sh -c` scripts and `eval`.
-pub(crate) fn invocations(line: &str) -> Vec<Invocation> {
+/// The simple commands `line` runs, including `sh -c` scripts and `eval`,
+/// in a shell whose environment has `env` added (see
+/// [`Variables::environment`]).
+pub(crate) fn invocations(line: &str, env: &[(String, String)]) -> Vec<Invocation> {
     let mut out = Vec::new();
     let mut line_ids = 0;
     let mut budget = line.len() + SCRIPT_BUDGET;
     let mut later = Vec::new();
     let mut walk = Walk { ids: &mut line_ids, budget: &mut budget, out: &mut out, later: &mut later };
-    collect(line, 0, &Place::default(), &mut Variables::default(), &mut walk);
+    collect(line, 0, &Place::default(), &mut Variables::environment(env), &mut walk);
     // A trap's action runs when the shell exits or gets a signal: after the
     // line's commands at the earliest, with its variables then not known here.
     let mut next = 0;
@@ -465,12 +470,14 @@ pub(crate) const KEYWORDS: [&str; 14] =
 
 /// Environment variables an earlier command's export gives the program,
 /// followed for git's repository and index (the first), the commands git
-/// runs, and the files a variable has a program open.
-const EXPORTS_FOLLOWED: [&[&str]; 4] = [
+/// runs, the files a variable has a program open, and the `PATH` a program
+/// the line made may be found through.
+const EXPORTS_FOLLOWED: [&[&str]; 5] = [
     &["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"],
     &git_config::COMMAND_VARIABLES,
     &env_files::TRACES,
     &env_files::STARTUP,
+    &["PATH"],
 ];
 
 /// Wrappers that run the command on names they read from their input.
@@ -709,19 +716,27 @@ fn look_through(
             (name.to_string(), Arg { text: value.to_string(), glob: None, ..Arg::of(word, vars) })
         })
         .collect();
-    for name in EXPORTS_FOLLOWED.concat() {
-        // A command git runs or a file opened that a sourced file may have exported is as one the
-        // environment held before the line: not seen, as a function such a file defines is not.
+    let follow_export = |name: &str, assignments: &mut Vec<(String, Arg)>| {
+        // A command git runs, a file opened or a `PATH` that a sourced file may have exported is as
+        // one the environment held before the line: not seen, as a function such a file defines is not.
         let sourced_only = !EXPORTS_FOLLOWED[0].contains(&name) && !variables.names(name, &place.env);
         if sourced_only || assignments.iter().any(|(set, _)| set == name) {
-            continue;
+            return;
         }
         let value = match variables.exported(name, &place.env) {
             Some(Some(value)) => Arg::literal(value, None),
             Some(None) => Arg::unknown(format!("${name}")),
-            None => continue,
+            None => return,
         };
         assignments.push((name.to_string(), value));
+    };
+    for name in EXPORTS_FOLLOWED.concat() {
+        follow_export(name, &mut assignments);
+    }
+    // The keys and values a `GIT_CONFIG_COUNT` given to git has it read, exported too.
+    let count = assignments.iter().find(|(name, value)| name == "GIT_CONFIG_COUNT" && value.literal);
+    for name in count.map(|(_, count)| git_config::counted_variables(&count.text)).unwrap_or_default() {
+        follow_export(&name, &mut assignments);
     }
     // What git runs of the configuration its line gives it (`git -c alias.x='!rm f' x`): each
     // applies, an alias, the scripts the environment and options give, what `git config` stores.
@@ -780,6 +795,7 @@ fn look_through(
     let invocation = Invocation {
         views,
         program,
+        program_word: texts.get(at).map(|word| word.to_string()),
         args,
         redirects,
         unknown_program,
@@ -1105,7 +1121,7 @@ mod tests {
 
     fn matches(rule: &str, command: &str) -> bool {
         let pattern = BashPattern::parse(rule);
-        invocations(command).iter().any(|inv| inv.views.iter().any(|view| pattern.matches(view)))
+        invocations(command, &[]).iter().any(|inv| inv.views.iter().any(|view| pattern.matches(view)))
     }
 
     #[test]
@@ -1206,7 +1222,7 @@ mod tests {
         assert!(!matches("rm:*", "sudo -l"));
         let many = "A=1 ".repeat(5000) + "rm -rf /";
         assert!(matches("rm:*", &many));
-        assert!(invocations(&many)[0].views.len() <= 3 * (MAX_VIEW_STEPS + 1));
+        assert!(invocations(&many, &[])[0].views.len() <= 3 * (MAX_VIEW_STEPS + 1));
     }
 
     #[test]
@@ -1274,7 +1290,7 @@ mod tests {
 
     #[test]
     fn program_and_operands() {
-        let inv = &invocations("sudo -u me cat -n ./a 'b c' '*'.md *.rs > out")[0];
+        let inv = &invocations("sudo -u me cat -n ./a 'b c' '*'.md *.rs > out", &[])[0];
         assert_eq!(inv.program.as_deref(), Some("cat"));
         let operands: Vec<_> = inv
             .args
@@ -1294,7 +1310,7 @@ mod tests {
     #[test]
     fn a_program_known_only_when_the_command_runs() {
         let unknown = |line: &str| -> Vec<String> {
-            invocations(line).into_iter().filter_map(|inv| inv.unknown_program).collect()
+            invocations(line, &[]).into_iter().filter_map(|inv| inv.unknown_program).collect()
         };
         assert_eq!(unknown("$(echo rm) x"), ["$(echo rm)"]);
         assert_eq!(unknown("`echo rm` x"), ["`echo rm`"]);
@@ -1328,7 +1344,7 @@ mod tests {
         for _ in 0..3000 {
             let len = rng.below(50);
             let line: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
-            for inv in invocations(&line) {
+            for inv in invocations(&line, &[]) {
                 for view in &inv.views {
                     let _ = pattern.matches(view);
                 }

@@ -16,8 +16,8 @@ use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexica
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
-    MAX_OPERANDS, Permissions, Target, braces, env_files, git, git_alias, git_config, git_index, option_files, readers,
-    writers,
+    MAX_OPERANDS, Permissions, Rule, Target, braces, env_files, git, git_alias, git_config, git_index, links,
+    made_programs, option_files, program_writes, readers, urls, writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -57,12 +57,23 @@ impl WholeRead {
     }
 }
 
+/// A program the line made by copying or linking another, run later:
+/// what it runs as that program (`rm victim.txt` for `cp /bin/rm zz;
+/// ./zz victim.txt`), and the clause saying so.
+pub(super) struct Copied {
+    pub(super) view: String,
+    pub(super) cause: String,
+}
+
 /// What a command line was found to read and write.
 #[derive(Default)]
 pub(super) struct Files {
     pub(super) reads: Vec<Named>,
     pub(super) whole_reads: Vec<WholeRead>,
     pub(super) edits: Vec<Named>,
+    /// Directories a command writes anything under (`tar x -C dir`): a
+    /// rule that may cover what is below one covers the command.
+    pub(super) whole_edits: Vec<Named>,
     /// Reads and edits of files known only when the command runs, each as
     /// a clause ("`cat` reads `$f`").
     pub(super) unknown_reads: Vec<String>,
@@ -71,6 +82,8 @@ pub(super) struct Files {
     /// tell: what git runs after its configuration was written, or by an
     /// alias its configuration may give that could not be read.
     pub(super) unknown_programs: Vec<String>,
+    /// Programs run as copies of others (see [`Copied`]).
+    pub(super) copied_programs: Vec<Copied>,
 }
 
 /// Goes through a line's commands in order, with the directory each runs
@@ -89,6 +102,10 @@ pub(super) struct Finder<'a> {
     /// (`unknown_dir`).
     cwd: PathBuf,
     unknown_dir: Option<String>,
+    /// The links the line's commands made so far.
+    links: links::Links,
+    /// The files the line's commands wrote so far, as programs a later one may run.
+    made: made_programs::Made,
     /// The name the shell knows `cwd` by (`$PWD`): the path a `cd` took,
     /// through the links it followed, which its next `cd ..` climbs.
     pwd: PathBuf,
@@ -170,6 +187,8 @@ impl<'a> Finder<'a> {
             start,
             dirs: Settings::default(),
             unknown_dir: None,
+            links: links::Links::default(),
+            made: made_programs::Made::default(),
             cdpath: false,
             repository_changed_by: None,
             git_configured_by: None,
@@ -186,10 +205,65 @@ impl<'a> Finder<'a> {
     pub(super) fn invocation(&mut self, invocation: &Invocation) -> Vec<Invocation> {
         let program = invocation.program.as_deref().unwrap_or_default();
         self.enter(&invocation.place);
+        self.runs_made_program(invocation);
         self.note_git_configuration_written();
         self.look_at(invocation, program);
         // In the directory it runs in, which looking at it found.
         if program == "git" { self.git_configured(invocation) } else { Vec::new() }
+    }
+
+    /// A program word naming a file an earlier command of the line wrote or
+    /// linked, by its path or, once the line changed `PATH`, its name: a
+    /// copy of a program runs as that program, anything else is known only
+    /// when it runs.
+    fn runs_made_program(&mut self, invocation: &Invocation) {
+        let Some(word) = invocation.program_word.as_deref() else { return };
+        let hashed = self.made.hashed(word).map(|program| program.map(str::to_string));
+        let found = if word.contains('/') {
+            self.made_program(word)
+        } else if hashed.is_some() {
+            hashed
+        } else {
+            match invocation.assignments.iter().rev().find(|(name, _)| name == "PATH") {
+                // Each directory a literal PATH lists, in order, as the shell looks (empty: its own).
+                Some((_, path)) if path.literal => path.text.split(':').find_map(|dir| {
+                    let dir = if dir.is_empty() { "." } else { dir.trim_end_matches('/') };
+                    self.made_program(&format!("{dir}/{word}"))
+                }),
+                // A PATH known only when it runs may find any file of that name.
+                Some(_) => {
+                    let linked = self.links.named(word).map(|target| target.as_deref().and_then(file_name));
+                    linked.or_else(|| self.made.named(word).map(|copy_of| copy_of.map(str::to_string)))
+                }
+                None => None,
+            }
+        };
+        match found {
+            Some(Some(program)) if program == word => {}
+            Some(Some(program)) => {
+                let args = invocation.args.iter().map(|arg| arg.text.as_str());
+                let view = std::iter::once(program.as_str()).chain(args).collect::<Vec<_>>().join(" ");
+                let cause = format!("`{view}` matches it, `{word}` being a copy of {program} the line made");
+                self.files.copied_programs.push(Copied { view, cause });
+            }
+            Some(None) => {
+                self.files.unknown_programs.push(format!("`{word}`, a file the line wrote before running it"))
+            }
+            None => {}
+        }
+        if invocation.program.as_deref() == Some("hash") {
+            self.note_hashed(&invocation.args);
+        }
+    }
+
+    /// `hash -p PATH NAME…`: the shell runs PATH for each NAME after it.
+    fn note_hashed(&mut self, args: &[Arg]) {
+        let Some(at) = args.iter().position(|arg| arg.text.starts_with('-') && arg.text.contains('p')) else { return };
+        let Some(path) = args.get(at + 1) else { return };
+        let program = self.copy_of(path);
+        for name in &args[at + 2..] {
+            self.made.hash(&name.text, program.clone());
+        }
     }
 
     /// Notes an edit since the last command of a file git reads its
@@ -309,6 +383,22 @@ impl<'a> Finder<'a> {
         }
         if let Some(written) = writers::written(program, &texts) {
             self.writes(program, &invocation.args, &written);
+        }
+        self.note_links(program, invocation, &texts);
+        if urls::FETCHERS.contains(&program) {
+            for (url, path) in texts.iter().filter_map(|text| urls::file_path(text).map(|path| (text, path))) {
+                // curl expands `{a,b}` and `[a-z]` in a URL as the shell's braces and globs do.
+                let glob = path.contains(['{', '[']).then(|| path.clone());
+                self.file(&format!("`{program}` reads `{url}`:"), &Arg::literal(&path, glob), false);
+            }
+            for (word, file) in urls::option_files(program, &texts) {
+                let arg = &invocation.args[word];
+                let file = if arg.literal { Arg::literal(&file, None) } else { arg.clone() };
+                self.file(&format!("`{program}` sends or reads"), &file, false);
+            }
+        }
+        if matches!(program, "awk" | "gawk" | "mawk" | "nawk") && program_writes::awk_runs_commands(&texts) {
+            self.files.unknown_programs.push(format!("`{program}`'s program, which may run commands"));
         }
         if program == "git" {
             self.git(invocation, &texts);
@@ -551,20 +641,132 @@ impl<'a> Finder<'a> {
     /// copied or moved into, each source's name in it.
     fn writes(&mut self, program: &str, args: &[Arg], written: &writers::Written) {
         let verb = format!("`{program}` writes");
+        if let Some(what) = &written.unknown {
+            self.unknown(true, format!("{verb} {what}"));
+        }
+        match written.under.as_deref() {
+            Some([]) => self.writes_under_cwd(&verb),
+            Some(dirs) => {
+                for dir in dirs {
+                    for path in self.file(&verb, &args[dir.word].tail(dir.from), true) {
+                        let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
+                        self.files.whole_edits.push(Named { path, cause });
+                    }
+                }
+            }
+            None => {}
+        }
+        // What a file copied, moved or linked from a program is, run later on the line.
+        let copies: Vec<Option<String>> = written.sources.iter().map(|&at| self.copy_of(&args[at])).collect();
         for target in written.targets.iter().take(MAX_OPERANDS) {
             let paths = self.file(&verb, &args[target.word].tail(target.from), true);
+            if let [copy] = &copies[..] {
+                for file in paths.iter().filter(|path| !path.is_dir()) {
+                    self.made.wrote(file.clone(), copy.clone());
+                }
+            }
             for dir in paths.iter().filter(|path| path.is_dir()) {
-                for source in written.sources.iter().map(|&at| &args[at]) {
+                for (source, copy) in written.sources.iter().map(|&at| &args[at]).zip(&copies) {
                     let name = Path::new(&source.text).file_name();
                     match name.filter(|_| source.literal) {
-                        Some(name) => self.files.edits.push(Named {
-                            path: dir.join(name),
-                            cause: format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd)),
-                        }),
+                        Some(name) => {
+                            self.made.wrote(dir.join(name), copy.clone());
+                            self.files.edits.push(Named {
+                                path: dir.join(name),
+                                cause: format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd)),
+                            });
+                        }
                         None => self.unknown(true, format!("{verb} `{}` into {}", source.text, shown(dir, &self.cwd))),
                     }
                 }
             }
+        }
+    }
+
+    /// The program a copy of `source` is: the one a file or link the line
+    /// made is, else its own name; `None` when known only when it runs.
+    fn copy_of(&self, source: &Arg) -> Option<String> {
+        if !source.literal {
+            return None;
+        }
+        match self.made_program(&source.text) {
+            Some(copy_of) => copy_of,
+            None => Some(bash::basename(&source.text).to_string()),
+        }
+    }
+
+    /// What the file at the path `word` names is a copy of, when an
+    /// earlier command of the line wrote or linked it (`Some(None)`: known
+    /// only when it runs).
+    fn made_program(&self, word: &str) -> Option<Option<String>> {
+        let path = canonical_prefix(&self.permissions.resolve(word, &self.cwd));
+        match self.links.through(&path) {
+            Some(through) => Some(through.path.as_deref().and_then(file_name)),
+            None => self.made.at(&path).map(|copy_of| copy_of.map(str::to_string)),
+        }
+    }
+
+    /// A command writing files only its input names into its working
+    /// directory (`tar x`): known only when it runs, where an Edit rule may
+    /// cover something there.
+    fn writes_under_cwd(&mut self, verb: &str) {
+        let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_below(&self.cwd));
+        if self.unknown_dir.is_some() || self.permissions.rules.iter().any(covered) {
+            self.unknown(true, format!("{verb} what its input holds under its working directory"));
+        }
+    }
+
+    /// A path at or under a link an earlier command of the line made is
+    /// also the path the link leads to (known only when it runs for a link
+    /// to what is).
+    fn through_links(&mut self, path: &Path, cause: &str, write: bool) {
+        let Some(through) = self.links.through(path) else { return };
+        let cause = format!("{cause}, through the link {} made", through.by);
+        match through.path {
+            Some(target) => {
+                let list = if write { &mut self.files.edits } else { &mut self.files.reads };
+                list.push(Named { path: canonical_prefix(&target), cause });
+            }
+            None => self.unknown(write, cause),
+        }
+    }
+
+    /// Notes the links `program` makes (see [`links`]) where the line's
+    /// later commands may read or write through them.
+    fn note_links(&mut self, program: &str, invocation: &Invocation, texts: &[&str]) {
+        let kind = links::making(program, texts);
+        if kind.is_none() && program != "mv" {
+            return;
+        }
+        let by = written(invocation);
+        let Some(written) = writers::written(program, texts) else { return };
+        let Some(dest) = written.targets.first().map(|part| invocation.args[part.word].tail(part.from)) else {
+            return;
+        };
+        if !dest.literal || (self.unknown_dir.is_some() && !dest.text.starts_with(['/', '~'])) {
+            return;
+        }
+        let dest = canonical_prefix(&self.permissions.resolve(&dest.text, &self.cwd));
+        let no_target_directory = texts.iter().any(|arg| matches!(*arg, "-T" | "-n" | "--no-target-directory"));
+        let into = written.sources.len() > 1 || (dest.is_dir() && !no_target_directory);
+        for source in written.sources.iter().map(|&at| &invocation.args[at]) {
+            let name = match Path::new(&source.text).file_name() {
+                Some(file) if into => dest.join(file),
+                _ => dest.clone(),
+            };
+            let known = source.literal && (self.unknown_dir.is_none() || source.text.starts_with(['/', '~']));
+            let resolved = |from: &Path| canonical_prefix(&self.permissions.resolve(&source.text, from));
+            let target = match kind {
+                // A moved link leads where it did.
+                None => match self.links.target_of(&resolved(&self.cwd)) {
+                    Some(target) => target,
+                    None => continue,
+                },
+                Some(_) if !known => None,
+                Some(links::RelativeTo::Cwd) => Some(resolved(&self.cwd)),
+                Some(links::RelativeTo::LinkDir) => Some(resolved(name.parent().unwrap_or(&self.cwd))),
+            };
+            self.links.made(name, target, by.clone());
         }
     }
 
@@ -585,6 +787,10 @@ impl<'a> Finder<'a> {
             for path in self.paths(word, verb, write) {
                 let path = canonical_prefix(&path);
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
+                self.through_links(&path, &cause, write);
+                if write {
+                    self.made.wrote(path.clone(), None);
+                }
                 let list = if write { &mut self.files.edits } else { &mut self.files.reads };
                 list.push(Named { path: path.clone(), cause });
                 all.push(path);
@@ -875,6 +1081,11 @@ fn named(arg: &Arg, path: &Path, cwd: &Path) -> String {
 /// A directory as a verdict names it: relative to `cwd` when below it, else absolute.
 fn shown_dir(dir: &Path, cwd: &Path) -> String {
     if dir == cwd { format!("its working directory {}", dir.display()) } else { format!("`{}`", shown(dir, cwd)) }
+}
+
+/// The last component of `path`, a program's name when it runs.
+fn file_name(path: &Path) -> Option<String> {
+    path.file_name().map(|name| name.to_string_lossy().into_owned())
 }
 
 /// `path` relative to `cwd` when it is below it, else absolute.

@@ -194,6 +194,19 @@ pub(crate) fn shows_alias(args: &[&str], at: usize) -> bool {
 /// Most `GIT_CONFIG_KEY_n` read: a count past it is taken as unreadable.
 const MAX_COUNT: usize = 100;
 
+/// The number a `GIT_CONFIG_COUNT` of `count` gives, up to [`MAX_COUNT`].
+fn read_count(count: &str) -> Option<usize> {
+    count.trim().parse().ok().filter(|&count| count <= MAX_COUNT)
+}
+
+/// The `GIT_CONFIG_KEY_n` and `GIT_CONFIG_VALUE_n` git reads for a
+/// `GIT_CONFIG_COUNT` of `count`; none for one it cannot read.
+pub(crate) fn counted_variables(count: &str) -> Vec<String> {
+    (0..read_count(count).unwrap_or(0))
+        .flat_map(|n| [format!("GIT_CONFIG_KEY_{n}"), format!("GIT_CONFIG_VALUE_{n}")])
+        .collect()
+}
+
 /// The settings `GIT_CONFIG_PARAMETERS` and `GIT_CONFIG_COUNT` with its
 /// `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` give in `env`, each `KEY=VALUE`
 /// as `-c` takes it; `None` when one given cannot be read (a value known
@@ -205,8 +218,7 @@ fn environment_settings(env: &[(&str, Option<&str>)]) -> Option<Vec<String>> {
         out.extend(single_quoted_words(parameters?)?);
     }
     if let Some(count) = given("GIT_CONFIG_COUNT") {
-        let count: usize = count?.trim().parse().ok().filter(|&count| count <= MAX_COUNT)?;
-        for n in 0..count {
+        for n in 0..read_count(count?)? {
             let key = given(&format!("GIT_CONFIG_KEY_{n}"))??;
             let value = given(&format!("GIT_CONFIG_VALUE_{n}"))??;
             out.push(format!("{key}={value}"));

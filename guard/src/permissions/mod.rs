@@ -86,11 +86,15 @@ mod git_alias;
 mod git_config;
 mod git_index;
 mod index_cache;
+mod links;
+mod made_programs;
 mod option_files;
 mod paths;
+mod program_writes;
 mod readers;
 mod scope;
 mod settings;
+mod urls;
 mod variables;
 mod walk;
 mod wrappers;
@@ -241,7 +245,15 @@ impl Permissions {
     /// paths, globs expanded, directories a recursive reader is given as
     /// everything under them, and its redirection targets.
     pub fn check_shell(&self, command: &str, cwd: &Path) -> Verdict {
-        let mut invocations = bash::invocations(command);
+        self.check_shell_with_env(command, cwd, &[])
+    }
+
+    /// [`Permissions::check_shell`] for a command run with `env` added to
+    /// its shell's environment (ctx_shell's `env`): every rule reading a
+    /// variable the line exports reads these (`GIT_CONFIG_COUNT`… as git's
+    /// settings, `C=rm` for `$C x`).
+    pub fn check_shell_with_env(&self, command: &str, cwd: &Path, env: &[(String, String)]) -> Verdict {
+        let mut invocations = bash::invocations(command, env);
         let mut finder = Finder::new(self, cwd);
         let mut at = 0;
         while let Some(invocation) = invocations.get(at) {
@@ -250,12 +262,24 @@ impl Permissions {
             invocations.splice(at + 1..at + 1, configured);
             at += 1;
         }
-        let Files { reads, whole_reads, edits, unknown_reads, unknown_edits, unknown_programs } = finder.files;
+        let Files {
+            reads,
+            whole_reads,
+            edits,
+            whole_edits,
+            unknown_reads,
+            unknown_edits,
+            unknown_programs,
+            copied_programs,
+        } = finder.files;
         let verdict = self.verdict(|target| match target {
             Target::Bash(pattern) => invocations
                 .iter()
                 .find(|inv| inv.views.iter().any(|view| pattern.matches(view)))
-                .map(|inv| Some(format!("`{}` matches it", inv.views.first().map_or("", String::as_str)))),
+                .map(|inv| Some(format!("`{}` matches it", inv.views.first().map_or("", String::as_str))))
+                .or_else(|| {
+                    copied_programs.iter().find(|copy| pattern.matches(&copy.view)).map(|copy| Some(copy.cause.clone()))
+                }),
             Target::Read(rule) => reads
                 .iter()
                 .find(|read| rule.matches(&read.path))
@@ -263,7 +287,8 @@ impl Permissions {
                 .or_else(|| whole_reads.iter().find_map(|whole| whole.hit(rule)))
                 .map(Some),
             Target::Edit(rule) => {
-                edits.iter().find(|edit| rule.matches(&edit.path)).map(|edit| Some(edit.cause.clone()))
+                let under = || whole_edits.iter().find(|whole| rule.may_cover_below(&whole.path));
+                edits.iter().find(|edit| rule.matches(&edit.path)).or_else(under).map(|edit| Some(edit.cause.clone()))
             }
         });
         if verdict != Verdict::Allow {

@@ -141,22 +141,37 @@ impl Variables {
     /// set any variable (`source`) any may hold anything.
     pub(crate) fn inherited(&self, env: &[u32]) -> Variables {
         let mut child = Variables::default();
-        let shell = Place::default();
         if self.any.seen(env).is_some() {
             child.count += 1;
-            child.any.set(&shell, child.count);
+            child.any.set(&Place::default(), child.count);
         }
         // Sorted, so the child's settings are numbered the same on every run.
         let mut names: Vec<&String> = self.names.keys().collect();
         names.sort();
         for name in names {
             let Some(text) = self.exported(name, env) else { continue };
-            child.count += 1;
-            let text = text.map(str::to_string);
-            let value = Value { order: child.count, text, exported: true, loop_words: None, number: false };
-            child.names.entry(name.clone()).or_default().set(&shell, value);
+            child.export_at_start(name, text.map(str::to_string));
         }
         child
+    }
+
+    /// The variables of a line run with `env` added to its shell's
+    /// environment (ctx_shell's `env`): each exported and certainly holding
+    /// its value, as if the line began by exporting it.
+    pub(crate) fn environment(env: &[(String, String)]) -> Variables {
+        let mut vars = Variables::default();
+        for (name, value) in env {
+            vars.export_at_start(name, Some(value.clone()));
+        }
+        vars
+    }
+
+    /// Notes `name` exported to the shell as it starts, holding `text`
+    /// (`None`: known only when it runs).
+    fn export_at_start(&mut self, name: &str, text: Option<String>) {
+        self.count += 1;
+        let value = Value { order: self.count, text, exported: true, loop_words: None, number: false };
+        self.names.entry(name.to_string()).or_default().set(&Place::default(), value);
     }
 
     /// The words a `for` loop's variable is one of, for a command running

@@ -3,15 +3,24 @@
 //! tee's operands, dd's `of=`, the destination of cp, mv, install, ln and
 //! rsync (the last operand, or the directory `-t`/`--target-directory`
 //! gives), the files sed and perl edit in place (`-i`), and the operands
-//! of truncate, sponge, ed and ex.
+//! of truncate, sponge and ed; more in [`super::program_writes`].
+
+use super::program_writes;
 
 /// The arguments (indexes into the words after the program) `program`
 /// writes, and whether they are a destination the other operands are
 /// copied or moved to (a directory: into it, under their names).
+#[derive(Default)]
 pub(crate) struct Written {
     pub(crate) targets: Vec<Part>,
     /// The operands copied or moved there.
     pub(crate) sources: Vec<usize>,
+    /// Directories it writes anything under, files only its input names
+    /// (`tar x -C DIR`); `Some` of none: its working directory.
+    pub(crate) under: Option<Vec<Part>>,
+    /// Files it writes that only its input names, said so (`patch -p1 <
+    /// p.diff`: "the files its patch names").
+    pub(crate) unknown: Option<String>,
 }
 
 /// The end of a word that names a file: the whole word (`from` 0), or the
@@ -43,7 +52,6 @@ const IN_PLACE: [(&str, &str, Option<char>); 5] = [
 /// but the script sed or perl takes as its first when no `-e` gave one;
 /// `None` when it edits none (sed or perl without `-i`).
 fn edited(program: &str, args: &[&str]) -> Option<Written> {
-    let program = if program == "ex" { "ed" } else { program };
     let (_, values, in_place) = IN_PLACE.iter().find(|(name, _, _)| *name == program)?;
     let (mut editing, mut script_given) = (in_place.is_none(), false);
     let mut operands = Vec::new();
@@ -85,7 +93,7 @@ fn edited(program: &str, args: &[&str]) -> Option<Written> {
     }
     let skip = usize::from(in_place.is_some() && !script_given);
     let targets = operands.into_iter().skip(skip).map(|word| Part { word, from: 0 }).collect();
-    Some(Written { targets, sources: Vec::new() })
+    Some(Written { targets, ..Written::default() })
 }
 
 /// The length of the value `program`'s short `option` takes from the
@@ -106,19 +114,19 @@ fn attached_value(program: &str, option: char, rest: &str) -> usize {
 }
 
 pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
-    if let Some(written) = edited(program, args) {
+    if let Some(written) = edited(program, args).or_else(|| program_writes::written(program, args)) {
         return Some(written);
     }
     if program == "dd" {
         let targets = (0..args.len()).filter(|&at| args[at].starts_with("of=")).map(|word| Part { word, from: 3 });
-        return Some(Written { targets: targets.collect(), sources: Vec::new() });
+        return Some(Written { targets: targets.collect(), ..Written::default() });
     }
     if program == "tee" {
         let targets = (0..args.len())
             .filter(|&at| !args[at].starts_with('-') || args[at] == "-")
             .map(|word| Part { word, from: 0 })
             .collect();
-        return Some(Written { targets, sources: Vec::new() });
+        return Some(Written { targets, ..Written::default() });
     }
     let (_, values) = DESTINATIONS.iter().find(|(name, _)| *name == program)?;
     let mut operands = Vec::new();
@@ -164,7 +172,7 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         }
         None => return None,
     };
-    Some(Written { targets, sources })
+    Some(Written { targets, sources, ..Written::default() })
 }
 
 #[cfg(test)]

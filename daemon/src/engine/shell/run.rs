@@ -147,7 +147,10 @@ impl Engine {
     fn permitted_workdir(&self, scope: &Scope, p: &RunParams) -> EngineResult<std::path::PathBuf> {
         let workdir = scope.workdir(&p.workdir)?;
         let rules = self.permission_rules(scope, &self.config.get());
-        guard::permissions::enforce(rules.permissions.check_shell(&p.command, &workdir), "ctx_shell")?;
+        // The request's environment is the line's as much as its `VAR=value` words are.
+        let env: Vec<(String, String)> = p.env.iter().map(|(name, value)| (name.clone(), value.clone())).collect();
+        let verdict = rules.permissions.check_shell_with_env(&p.command, &workdir, &env);
+        guard::permissions::enforce(verdict, "ctx_shell")?;
         Ok(workdir)
     }
 

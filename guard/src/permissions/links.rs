@@ -1,0 +1,112 @@
+//! Links a line makes before writing through them: `ln -s config c; echo
+//! x > c/app.ini` writes config/app.ini, though `c` does not exist when
+//! the line is checked. `ln` (symbolic or hard), `cp -s`/`cp -l` make one;
+//! `mv` of one made earlier gives it its new name.
+
+use std::path::{Path, PathBuf};
+
+/// Links followed one through another at most (a link to a link…).
+const MAX_HOPS: usize = 8;
+
+struct Link {
+    /// Where the link is, absolute.
+    name: PathBuf,
+    /// Where it leads, absolute; `None`: known only when it runs.
+    target: Option<PathBuf>,
+    /// The command making it, as written.
+    by: String,
+}
+
+/// The links a line made so far.
+#[derive(Default)]
+pub(super) struct Links(Vec<Link>);
+
+/// Where a path leads through the links made before it.
+pub(super) struct Through<'a> {
+    /// `None`: a link whose target is known only when it runs.
+    pub(super) path: Option<PathBuf>,
+    /// The command making the (first) link, as written.
+    pub(super) by: &'a str,
+}
+
+impl Links {
+    pub(super) fn made(&mut self, name: PathBuf, target: Option<PathBuf>, by: String) {
+        self.0.push(Link { name, target, by });
+    }
+
+    /// Where the link named `name` leads, when the line made one there.
+    pub(super) fn target_of(&self, name: &Path) -> Option<Option<PathBuf>> {
+        self.0.iter().rev().find(|link| link.name == name).map(|link| link.target.clone())
+    }
+
+    /// Where a link of that file name made anywhere leads (a program
+    /// looked up through a `PATH` the line changed).
+    pub(super) fn named(&self, file: &str) -> Option<Option<PathBuf>> {
+        let named = |link: &&Link| link.name.file_name().is_some_and(|name| name == file);
+        self.0.iter().rev().find(named).map(|link| link.target.clone())
+    }
+
+    /// Where `path` leads when it is, or is under, a link made earlier on
+    /// the line (the latest made there counting), followed through links
+    /// to links; `None` when it is not.
+    pub(super) fn through(&self, path: &Path) -> Option<Through<'_>> {
+        let mut by = None;
+        let mut path = path.to_path_buf();
+        for _ in 0..MAX_HOPS {
+            let Some(link) = self.0.iter().rev().find(|link| path.starts_with(&link.name)) else { break };
+            by.get_or_insert(link.by.as_str());
+            let Some(target) = &link.target else { return Some(Through { path: None, by: by? }) };
+            let rest = path.strip_prefix(&link.name).expect("starts with it");
+            let next = if rest.as_os_str().is_empty() { target.clone() } else { target.join(rest) };
+            if next == path {
+                break;
+            }
+            path = next;
+        }
+        by.map(|by| Through { path: Some(path), by })
+    }
+}
+
+/// Whether `program` given `args` makes links, and what their relative
+/// targets are taken from: the link's directory for a symbolic one (`ln
+/// -s`, `cp -s`) unless `-r` made it relative to where it runs, that for a
+/// hard one; `None` when it makes none.
+pub(super) fn making(program: &str, args: &[&str]) -> Option<RelativeTo> {
+    let has = |short: char, long: &str| {
+        args.iter()
+            .any(|arg| *arg == long || (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(short)))
+    };
+    let symbolic = has('s', "--symbolic") || (program == "cp" && has('s', "--symbolic-link"));
+    match program {
+        "ln" if symbolic && !has('r', "--relative") => Some(RelativeTo::LinkDir),
+        "ln" => Some(RelativeTo::Cwd),
+        "cp" if symbolic => Some(RelativeTo::LinkDir),
+        "cp" if has('l', "--link") => Some(RelativeTo::Cwd),
+        _ => None,
+    }
+}
+
+/// See [`making`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum RelativeTo {
+    Cwd,
+    LinkDir,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_under_a_link_lead_to_its_target_through_chains() {
+        let mut links = Links::default();
+        links.made("/p/c".into(), Some("/p/config".into()), "ln -s config c".into());
+        links.made("/p/t".into(), Some("/p/c/app.ini".into()), "ln -s c/app.ini t".into());
+        links.made("/p/u".into(), None, "ln -s $x u".into());
+        let through = |path: &str| links.through(Path::new(path)).map(|t| (t.path, t.by.to_string()));
+        assert_eq!(through("/p/c/app.ini"), Some((Some("/p/config/app.ini".into()), "ln -s config c".into())));
+        assert_eq!(through("/p/t"), Some((Some("/p/config/app.ini".into()), "ln -s c/app.ini t".into())));
+        assert_eq!(through("/p/u/x"), Some((None, "ln -s $x u".into())));
+        assert_eq!(through("/p/cc"), None);
+    }
+}
