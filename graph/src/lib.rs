@@ -26,6 +26,7 @@ mod method_sets;
 mod modules;
 mod names;
 mod nested;
+mod parents;
 pub mod persist;
 mod rank;
 mod references;
