@@ -60,9 +60,9 @@ pub struct Def {
     /// module or of a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<(u32, u32)>,
-    /// The trait a Rust method's `impl` block implements, by its last path segment (`Shape` for
-    /// `impl shapes::Shape for Circle`): a call through the trait (`s.area()` on a `&dyn Shape`
-    /// or a `T: Shape`) may run this method.
+    /// The trait a Rust method's `impl` block implements, by the path it is written with
+    /// (`shapes::Shape` for `impl shapes::Shape for Circle`), which the file's imports resolve: a
+    /// call through the trait (`s.area()` on a `&dyn Shape` or a `T: Shape`) may run this method.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub implements: Option<String>,
     /// The other members a JavaScript function is assigned to with this one (`type` of
@@ -372,12 +372,12 @@ fn flatten(
     }
 }
 
-/// `Shape` for the impl named `Shape for Circle`, `Display` for `fmt::Display for Item<'a>`,
+/// `Shape` for the impl named `Shape for Circle`, `fmt::Display` for `fmt::Display for Item<'a>`,
 /// `From` for `From<(A, B)> for Pair`; `None` for an inherent impl (`Circle`).
 fn implemented_trait(impl_name: &str) -> Option<&str> {
     let (written, _) = impl_name.rsplit_once(" for ")?;
     let path = written.split('<').next().unwrap_or(written).trim();
-    path.rsplit("::").next().filter(|name| !name.is_empty())
+    Some(path.trim_start_matches("::")).filter(|path| !path.is_empty() && !path.ends_with("::"))
 }
 
 /// `map(pos: number): number` for the member `map: (pos: number) => number` or `map?: <T>(pos: T)

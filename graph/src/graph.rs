@@ -836,7 +836,7 @@ impl Graph {
 
     /// The top-level definitions named `name` in `module` (imported by `file`), or those it
     /// re-exports under that name.
-    fn imported(
+    pub(crate) fn imported(
         &self,
         file: &str,
         language: Language,
