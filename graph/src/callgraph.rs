@@ -752,6 +752,45 @@ mod tests {
             .collect()
     }
 
+    /// Iterating a Rust map gives (key, value) pairs, its `values()` the values and its `keys()`
+    /// the keys; `enumerate()` pairs an index with each element.
+    #[test]
+    fn a_rust_maps_entries_are_key_value_pairs() {
+        let rust = "use indexmap::IndexMap;\nuse std::collections::{BTreeMap, HashMap};\n\
+                    pub struct Order;\nimpl Order {\n    pub fn total(&self) -> u32 { 1 }\n}\n\
+                    pub struct Key;\nimpl Key {\n    pub fn total(&self) -> u32 { 2 }\n}\n\n\
+                    pub struct Book {\n    by_key: HashMap<Key, Order>,\n    sorted: BTreeMap<Key, Order>,\n    ordered: IndexMap<Key, Order>,\n}\n\n\
+                    impl Book {\n\
+                    pub fn pairs(&self) -> u32 { let mut n = 0; for (k, v) in self.by_key.iter() { n += v.total(); } n }\n\
+                    pub fn values(&mut self) -> u32 { let mut n = 0; for v in self.by_key.values_mut() { n += v.total(); } n }\n\
+                    pub fn mapped(&self) -> u32 { self.sorted.values().map(|v| v.total()).sum() }\n\
+                    pub fn keys(&self) -> u32 { self.by_key.keys().map(|k| k.total()).sum() }\n\
+                    pub fn borrowed(&self) -> u32 { let mut n = 0; for (k, v) in &self.sorted { n += v.total() + k.total(); } n }\n\
+                    pub fn entries(self) -> u32 { self.by_key.into_iter().map(|(k, v)| v.total()).sum() }\n\
+                    pub fn indexed(&self, orders: &[Order]) -> u32 { let mut n = 0; for (i, o) in orders.iter().enumerate() { n += o.total(); } n }\n\
+                    pub fn whole(&self) -> u32 { let mut n = 0; for e in self.by_key.iter() { n += e.total(); } n }\n\
+                    pub fn ordered(&self) -> u32 { self.ordered.values().map(|v| v.total()).sum() }\n\
+                    }\n";
+        let graph = graph(&[("src/lib.rs", rust)]);
+        assert_eq!(
+            labelled(&graph, "Order::total", "src/lib.rs"),
+            [
+                "src/lib.rs:19 Book::pairs [exact]",
+                "src/lib.rs:20 Book::values [exact]",
+                "src/lib.rs:21 Book::mapped [exact]",
+                "src/lib.rs:23 Book::borrowed [exact]",
+                "src/lib.rs:24 Book::entries [exact]",
+                "src/lib.rs:25 Book::indexed [exact]",
+                "src/lib.rs:27 Book::ordered [exact]",
+            ]
+        );
+        // A pair (`whole`'s `e`) has neither's method.
+        assert_eq!(
+            labelled(&graph, "Key::total", "src/lib.rs"),
+            ["src/lib.rs:22 Book::keys [exact]", "src/lib.rs:23 Book::borrowed [exact]"]
+        );
+    }
+
     #[test]
     fn a_closures_parameter_is_an_element_of_the_collection_it_is_handed() {
         // Two `area`s, so a call on a value of unknown type would be a guess between them.

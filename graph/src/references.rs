@@ -193,8 +193,11 @@ const RUST_BINDINGS: &str = r#"
 (parameter pattern: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
 (for_expression pattern: [(identifier) @bind.name (reference_pattern (identifier) @bind.name)] value: (_) @bind.each)
+(for_expression pattern: (tuple_pattern (identifier) @bind.name) @bind.tuple value: (_) @bind.each)
 (arguments . (closure_expression parameters: (closure_parameters .
   [(identifier) @bind.name (reference_pattern (identifier) @bind.name)]))) @bind.callback
+(arguments . (closure_expression parameters: (closure_parameters . (tuple_pattern (identifier) @bind.name) @bind.tuple)))
+  @bind.callback
 "#;
 
 /// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}` / `new(T)`, `x := f()`.
@@ -322,6 +325,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         let mut elements_of = None;
         let mut position = None;
         let mut unpacked = false;
+        let mut tuple_item = false;
         let mut copied = None;
         let mut callee = None;
         for capture in m.captures {
@@ -376,6 +380,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 },
                 // Only a pattern's condition (Java's `var`, Go's `new`).
                 "bind.var" => {}
+                "bind.tuple" => tuple_item = true,
                 "recv" => receiver = Some(capture.node),
                 site @ ("member.method" | "member.read" | "member.new") => {
                     let Some((object, name)) = member(capture.node) else { continue 'matches };
@@ -414,6 +419,9 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             // Its place among the names a value is unpacked into (`a, b = f()`).
             if unpacked {
                 position = Some(position_among_siblings(node));
+            }
+            if tuple_item {
+                position = Some(tuple_position(node));
             }
             // `self.repo = repo`: what `repo` was bound to before, in the same scope.
             if let Some(copied) = copied {
@@ -690,6 +698,18 @@ fn position_among_siblings(node: Node) -> u32 {
     while let Some(sibling) = previous {
         position += u32::from(!sibling.is_extra());
         previous = sibling.prev_named_sibling();
+    }
+    position
+}
+
+/// The position of a Rust tuple pattern's item: `1` for `v` of `(k, v)` and of `(_, v)`, whose
+/// `_` is no named node.
+fn tuple_position(item: Node) -> u32 {
+    let mut position = 0;
+    let mut previous = item.prev_sibling();
+    while let Some(sibling) = previous {
+        position += u32::from(!sibling.is_extra() && !matches!(sibling.kind(), "(" | "," | ")"));
+        previous = sibling.prev_sibling();
     }
     position
 }

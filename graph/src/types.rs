@@ -514,7 +514,9 @@ impl Graph {
                 .or_else(|| self.type_parameter(file, facts, at, written)),
             Bound::Value(value) => self.type_of(file, facts, at, value, budget - 1),
             // The whole of one part of a collection.
-            Bound::Unpacked(..) | Bound::Each(_) => self.bound_part(file, facts, at, bound, &[], budget),
+            Bound::Unpacked(..) | Bound::Each(_) | Bound::EachItem(..) => {
+                self.bound_part(file, facts, at, bound, &[], budget)
+            }
             // A list, tuple or set: a built-in's methods.
             Bound::Elements(_) => Some(Known::Foreign),
             Bound::Callback(function, argument, parameter) => {
@@ -567,8 +569,9 @@ impl Graph {
                 self.named_type(file, facts, &part, None).or_else(|| self.type_parameter(file, facts, at, &part))
             }
             Bound::Value(value) => self.part_of(file, facts, at, value, picks, budget - 1),
-            Bound::Each(iterable) => {
-                self.part_of(file, facts, at, iterable, &[&[Pick::Each], picks].concat(), budget - 1)
+            Bound::Each(iterable) => self.element_part(file, facts, at, iterable, None, picks, budget),
+            Bound::EachItem(iterable, position) => {
+                self.element_part(file, facts, at, iterable, Some(position), picks, budget)
             }
             Bound::Unpacked(value, position) => {
                 self.part_of(file, facts, at, value, &[&[Pick::Nth(position)], picks].concat(), budget - 1)
@@ -580,6 +583,38 @@ impl Graph {
             }
             // A function type's parameter is read as a type name, not as a collection.
             Bound::Callback(..) | Bound::Unknown => None,
+        }
+    }
+
+    /// The type of the part `picks` take of one element of `iterable` (a loop's or a callback's),
+    /// or of its item `position` that a Rust tuple pattern unpacks. Rust iterates a map by (key,
+    /// value) pairs and has views of it (see [`bindings::rust_iteration`]); the others by
+    /// [`Pick::Each`].
+    #[allow(clippy::too_many_arguments)]
+    fn element_part(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        at: &Ref,
+        iterable: &str,
+        position: Option<usize>,
+        picks: &[Pick],
+        budget: u8,
+    ) -> Option<Known> {
+        let then = |first: &[Pick]| [first, picks].concat();
+        if language_of(facts) != Some(Language::Rust) {
+            let first: Vec<Pick> = std::iter::once(Pick::Each).chain(position.map(Pick::Nth)).collect();
+            return self.part_of(file, facts, at, iterable, &then(&first), budget - 1);
+        }
+        let (collection, first) = bindings::rust_iteration(iterable, position)?;
+        let found = self.part_of(file, facts, at, collection, &then(&first), budget - 1);
+        // A project type's own `values()` or `keys()`: the elements of what its signature returns.
+        match found {
+            None if collection != iterable => {
+                let element = position.map_or(Pick::Entry, Pick::EntryItem);
+                self.part_of(file, facts, at, iterable, &then(&[element]), budget - 1)
+            }
+            found => found,
         }
     }
 
