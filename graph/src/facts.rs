@@ -150,6 +150,15 @@ impl Import {
 }
 
 impl FileFacts {
+    /// The import binding `local` that a name written on `line` sees, the innermost function's
+    /// first; with no line (a signature's), the module's own.
+    pub(crate) fn import_seen(&self, local: &str, line: Option<u32>) -> Option<&Import> {
+        match line {
+            Some(line) => self.imports_at(local, line).into_iter().next(),
+            None => self.imports.iter().find(|i| i.local == local && i.scope.is_none()),
+        }
+    }
+
     /// The imports binding `local` that a reference on `line` sees, the one of the innermost
     /// function first (a lazy `require` there shadows the module's import of that name).
     pub(crate) fn imports_at(&self, local: &str, line: u32) -> Vec<&Import> {
