@@ -2,10 +2,10 @@
 //!
 //! Captures name what a match is: `@call` (a function named directly or behind a module or type
 //! path), `@method` (a call on a value), `@new` (a constructor use), `@type` (a type named), and
-//! `@recv` the text written in front of the name; `@member.method`, `@member.read` and `@member.new`
-//! capture a member access whose receiver and name [`member`] reads from the tree. A node matched
-//! by several patterns (a type
-//! identifier that is also a constructor's name) keeps the most specific kind.
+//! `@recv` the text written in front of the name; `@member.method`, `@member.read` and
+//! `@member.new` capture a member access whose receiver and name [`member`] reads from the tree. A
+//! node matched by several patterns (a type identifier that is also a constructor's name) keeps the
+//! most specific kind.
 //!
 //! `@local` captures names bound inside a function (parameters, `let`, assignments, `:=`): a bare
 //! call of such a name calls the local value, not a definition of the same name elsewhere, so it
@@ -180,7 +180,8 @@ const GO: &str = r#"
 
 /// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`, a
 /// `for` loop's variable and an iterator adapter's closure parameter (`items.iter().map(|s| …)`)
-/// with the collection they take elements of; and a type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
+/// with the collection they take elements of, each name of a tuple pattern there (`for (k, v) in
+/// &map`) with its position; and a type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
 /// all of them: `A::size()` and `a.size()` call the `size` of the trait that has one.
 const RUST_BINDINGS: &str = r#"
 (type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds) @bind.bounds)
