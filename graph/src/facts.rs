@@ -248,7 +248,8 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         let language = outline.language;
         let nested = crate::nested::nested_functions(language, root, source, &facts.defs);
         facts.defs.extend(nested);
-        let extracted = references::extract(language, root, source, &facts.defs);
+        let enclosers = crate::enclosers::Enclosers::new(&facts.defs);
+        let extracted = references::extract(language, root, source, &facts.defs, &enclosers);
         (facts.refs, facts.bindings) = (extracted.refs, extracted.bindings);
         for (class, base) in extracted.bases {
             facts.defs[class as usize].bases.push(base);
@@ -258,7 +259,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         facts.package = module.package;
         facts.default_members = module.default_members;
         facts.default_export = module.default_export;
-        facts.mixins = crate::js_mixins::extract(language, root, source, &facts.defs);
+        facts.mixins = crate::js_mixins::extract(language, root, source, &enclosers);
     }
     facts
 }

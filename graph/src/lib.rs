@@ -13,6 +13,7 @@ mod bindings;
 mod callgraph;
 mod commonjs;
 mod declarations;
+mod enclosers;
 mod facts;
 mod file_ids;
 mod generated;

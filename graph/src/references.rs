@@ -11,7 +11,7 @@
 //! call of such a name calls the local value, not a definition of the same name elsewhere, so it
 //! is no reference. Java is left out: its methods and variables have separate namespaces.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use lean_ctx_outline::Language;
@@ -19,6 +19,7 @@ use lean_ctx_outline::tree_sitter::{Node, Query, QueryCursor};
 use streaming_iterator::StreamingIterator;
 
 use crate::bindings::{self, Binding};
+use crate::enclosers::Enclosers;
 use crate::facts::{Def, Ref, RefKind, SUPPORTED};
 use crate::parents::Parents;
 
@@ -294,7 +295,7 @@ pub(crate) struct Extracted {
     pub bases: Vec<(u32, String)>,
 }
 
-pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]) -> Extracted {
+pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def], enclosers: &Enclosers) -> Extracted {
     let Some(query) = query(language) else { return Extracted::default() };
     let names = query.capture_names();
     let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default();
@@ -302,7 +303,8 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     // By the site's position: the site, the node naming what it uses (the site itself, but for a
     // Java `super(…)`), its kind and its receiver.
     let mut found: BTreeMap<usize, (Node, Node, RefKind, Option<Node>)> = BTreeMap::new();
-    let mut locals: Vec<(&str, u32)> = Vec::new();
+    // Each name with the lines binding it.
+    let mut locals: HashMap<&str, Vec<u32>> = HashMap::new();
     // By the bound name's position and the name bound there (a parameter property binds both `x`
     // and `this.x`): a name several patterns match keeps the one that says most.
     let mut bound: BTreeMap<(usize, String), Binding> = BTreeMap::new();
@@ -394,7 +396,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 }
                 "local" => {
                     let name = capture.node.utf8_text(source.as_bytes()).unwrap_or_default();
-                    locals.push((name, capture.node.start_position().row as u32 + 1));
+                    locals.entry(name).or_default().push(capture.node.start_position().row as u32 + 1);
                 }
                 "call" => target = Some((capture.node, RefKind::Call)),
                 "method" => target = Some((capture.node, RefKind::Method)),
@@ -427,7 +429,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             // `self.repo = repo`: what `repo` was bound to before, in the same scope.
             if let Some(copied) = copied {
                 let line = node.start_position().row as u32 + 1;
-                let scope = enclosing(defs, line);
+                let scope = enclosers.at(line);
                 let mut earlier = bound.values().filter(|b| b.name == copied && b.scope == scope);
                 match earlier.rfind(|b| b.line <= line) {
                     Some(earlier) => {
@@ -441,7 +443,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             }
             let name = format!("{}{}", prefix.unwrap_or_default(), text(node));
             let line = node.start_position().row as u32 + 1;
-            let scope = enclosing(defs, line);
+            let scope = enclosers.at(line);
             let closure = enclosing_closure(node, &parents);
             let callback =
                 callee.and_then(|callee| callback_position(node, &parents).map(|(a, p)| (callee.to_string(), a, p)));
@@ -499,11 +501,11 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             line,
             column: column_of(node, source),
             receiver,
-            caller: enclosing(defs, line),
+            caller: enclosers.at(line),
         }
     });
     Extracted {
-        refs: refs.filter(|r| !calls_a_local(r, &locals, defs)).collect(),
+        refs: refs.filter(|r| !calls_a_local(r, &locals, defs, enclosers)).collect(),
         bindings: bound.into_values().collect(),
         bases,
     }
@@ -749,7 +751,7 @@ fn record_binding(bound: &mut BTreeMap<(usize, String), Binding>, node: Node, bi
 /// A bare call of a name bound earlier in the same function or one enclosing it (a parameter, a
 /// closure in a variable; a decorator's `f` called in its nested `wrapper`). A function's own
 /// name is no local of it (`const f = () => …` declares `f`).
-fn calls_a_local(r: &Ref, locals: &[(&str, u32)], defs: &[Def]) -> bool {
+fn calls_a_local(r: &Ref, locals: &HashMap<&str, Vec<u32>>, defs: &[Def], enclosers: &Enclosers) -> bool {
     let Some(caller) = r.caller.and_then(|i| defs.get(i as usize)) else { return false };
     let holds_caller = |binder: Option<u32>| {
         binder
@@ -759,7 +761,9 @@ fn calls_a_local(r: &Ref, locals: &[(&str, u32)], defs: &[Def]) -> bool {
     r.kind == RefKind::Call
         && r.receiver.is_none()
         && r.name != caller.name
-        && locals.iter().any(|(name, line)| *name == r.name && *line <= r.line && holds_caller(enclosing(defs, *line)))
+        && locals
+            .get(r.name.as_str())
+            .is_some_and(|lines| lines.iter().any(|&line| line <= r.line && holds_caller(enclosers.at(line))))
 }
 
 /// The more specific kind wins when patterns overlap.
@@ -881,19 +885,6 @@ fn compact(text: &str) -> String {
         space = false;
     }
     one_line
-}
-
-/// The innermost definition whose lines hold `line`: a callable if one does, else a type.
-pub(crate) fn enclosing(defs: &[Def], line: u32) -> Option<u32> {
-    let holds = |d: &&Def| d.start_line <= line && line <= d.end_line;
-    let innermost = |callable: bool| {
-        defs.iter()
-            .enumerate()
-            .filter(|(_, d)| holds(d) && d.is_callable() == callable)
-            .min_by_key(|(_, d)| d.end_line - d.start_line)
-            .map(|(i, _)| i as u32)
-    };
-    innermost(true).or_else(|| innermost(false))
 }
 
 #[cfg(test)]
