@@ -72,6 +72,9 @@ pub enum Bound<'a> {
     Value(&'a str),
     /// One element of an expression whose element type may be worked out.
     Each(&'a str),
+    /// The item at this position of one element of an expression, unpacked by a Rust tuple
+    /// pattern (`for (k, v) in &map`, `.map(|(i, x)| …)`).
+    EachItem(&'a str, usize),
     /// The item at this position of an expression unpacked into several names.
     Unpacked(&'a str, usize),
     /// A built-in collection holding the elements of this iterable.
@@ -591,12 +594,25 @@ pub(crate) enum Pick {
     /// One of several names a value is unpacked into (`a, b = f()`, Go's `x, err := f()`), by
     /// position: that item of a tuple, any element of a sequence.
     Nth(usize),
+    /// One element as Rust iterates a collection: a sequence's or set's element; a map's entry is
+    /// a (key, value) pair, no one type.
+    Entry,
+    /// An item of one element as Rust iterates a collection, by position: a map entry's key (0)
+    /// or value (1), that item of a sequence's or set's tuple element.
+    EntryItem(usize),
 }
 
 impl Pick {
     /// This part of the written collection type `written`, as written.
     fn written(self, written: &str) -> Option<&str> {
         Some(match (collection(written)?, self) {
+            (Collection::Mapping(key, _), Pick::EntryItem(0)) => key,
+            (Collection::Mapping(_, value), Pick::EntryItem(1)) => value,
+            (Collection::Sequence(element) | Collection::Set(element), Pick::EntryItem(n)) => {
+                Pick::Nth(n).written(element)?
+            }
+            (Collection::Sequence(element) | Collection::Set(element), Pick::Entry) => element,
+            (_, Pick::Entry | Pick::EntryItem(_)) => return None,
             // Go's results: a call's value, unless unpacked, is the first.
             (Collection::Tuple(items), Pick::Each | Pick::Index) if written.trim_start().starts_with('(') => {
                 self.written(items.first()?)?
@@ -609,6 +625,26 @@ impl Pick {
             (Collection::Tuple(items), Pick::Nth(n)) => items.get(n).copied()?,
             (Collection::Set(_), Pick::Index) | (Collection::Tuple(_), _) => return None,
         })
+    }
+}
+
+/// What a Rust loop or iterator adapter's element `position` (of a tuple pattern; `None` for the
+/// whole element) takes of the collection `iterated` (as [`iterated`] left it): a map's
+/// `values()` its values, its `keys()` its keys, `enumerate()`'s second item the element of what
+/// it enumerates (its first, an index, is no project type), anything else [`Pick::Entry`]. The
+/// collection, and the picks that take the part; `None` for an index.
+pub(crate) fn rust_iteration(expr: &str, position: Option<usize>) -> Option<(&str, Vec<Pick>)> {
+    let item = position.map(Pick::Nth);
+    match expr.strip_suffix("()").and_then(|call| call.rsplit_once('.')) {
+        Some((map, "values" | "values_mut" | "into_values")) => {
+            Some((map, [Pick::Index].into_iter().chain(item).collect()))
+        }
+        Some((map, "keys" | "into_keys")) => Some((map, [Pick::Each].into_iter().chain(item).collect())),
+        Some((enumerated, "enumerate")) => match position {
+            Some(1) => rust_iteration(iterated(Language::Rust, enumerated), None),
+            _ => None,
+        },
+        _ => Some((expr, vec![position.map_or(Pick::Entry, Pick::EntryItem)])),
     }
 }
 
@@ -709,12 +745,12 @@ fn collection(written: &str) -> Option<Collection<'_>> {
         ("tuple" | "Tuple", items) => Collection::Tuple(items.to_vec()),
         (
             "set" | "Set" | "frozenset" | "FrozenSet" | "AbstractSet" | "MutableSet" | "ReadonlySet" | "HashSet"
-            | "BTreeSet",
+            | "BTreeSet" | "IndexSet",
             [element],
         ) => Collection::Set(element),
         (
             "dict" | "Dict" | "Mapping" | "MutableMapping" | "OrderedDict" | "defaultdict" | "Record" | "HashMap"
-            | "BTreeMap",
+            | "BTreeMap" | "IndexMap",
             [key, value],
         ) => Collection::Mapping(key, value),
         _ => return None,
@@ -1084,7 +1120,10 @@ impl Binding {
                 Some(position) => Bound::Unpacked(value, position as usize),
                 None => Bound::Value(value),
             },
-            (None, None, Some(each)) => Bound::Each(each),
+            (None, None, Some(each)) => match self.position {
+                Some(position) => Bound::EachItem(each, position as usize),
+                None => Bound::Each(each),
+            },
             _ => match &self.callback {
                 Some((function, argument, parameter)) => Bound::Callback(function, *argument, *parameter),
                 None => Bound::Unknown,

@@ -330,7 +330,7 @@ impl Graph {
                     self.class_family(def, container)
                 }
                 Some(Language::Go) => self.interface_family(id, def, container),
-                Some(Language::Rust) => self.trait_methods(def),
+                Some(Language::Rust) => self.trait_methods(&id.file, def),
                 _ => continue,
             };
             let family: Vec<DefId> = family.into_iter().filter(|other| !targets.contains(other)).collect();
@@ -341,19 +341,59 @@ impl Graph {
         found
     }
 
-    /// The method a Rust trait impl's method implements: the trait's own of that name (its
-    /// declaration, or its default body), which a call through `&dyn Trait` or a `T: Trait`
-    /// resolves to. Not the other way: a call of `Circle::area` runs no other type's `area`.
-    fn trait_methods(&self, def: &Def) -> BTreeSet<DefId> {
-        let Some(trait_name) = def.implements.as_deref() else { return BTreeSet::new() };
+    /// The method a Rust trait impl's method (`def`, of `file`) implements: the trait's own of
+    /// that name (its declaration, or its default body), which a call through `&dyn Trait` or a
+    /// `T: Trait` resolves to. Not the other way: a call of `Circle::area` runs no other type's
+    /// `area`.
+    fn trait_methods(&self, file: &str, def: &Def) -> BTreeSet<DefId> {
+        let Some(path) = def.implements.as_deref() else { return BTreeSet::new() };
+        let traits = self.rust_traits(file, path);
         self.defs_named(&def.name)
             .filter(|id| {
-                let is_trait = |d: &Def| d.name == trait_name && d.kind == "trait";
-                self.def(id).is_some_and(|d| d.container.as_deref() == Some(trait_name) && d.implements.is_none())
-                    && self.file(&id.file).is_some_and(|f| f.facts.defs.iter().any(is_trait))
+                self.def(id).is_some_and(|d| {
+                    d.implements.is_none()
+                        && traits.iter().any(|t| {
+                            t.file == id.file && self.def(t).is_some_and(|t| d.container.as_deref() == Some(&t.name))
+                        })
+                })
             })
             .cloned()
             .collect()
+    }
+
+    /// The project's traits a trait path written in `file` names, as rustc reads it: a name the
+    /// file imports is the import's (none when a library's: `use std::fmt::Display`), else the
+    /// file's own trait, else one a glob import of the project's brings; a path
+    /// (`fmt::Display`, `crate::shapes::Shape`) starts from the module its first segment is,
+    /// imported (`use std::fmt`) or not. A trait of the same last name elsewhere is no evidence.
+    fn rust_traits(&self, file: &str, path: &str) -> Vec<DefId> {
+        let Some(facts) = self.file(file).map(|f| &f.facts) else { return Vec::new() };
+        let is_trait = |d: &Def| d.kind == "trait";
+        let imported = |local: &str| facts.imports.iter().find(|i| i.local == local);
+        let found = match path.rsplit_once("::") {
+            None => match imported(path) {
+                Some(import) => self.import_binds(file, Language::Rust, import, &is_trait, 0),
+                None => self.in_file(file, |d| d.name == path && is_trait(d)).or_else(|| {
+                    let globs = facts.imports.iter().filter(|i| i.local == "*");
+                    globs
+                        .into_iter()
+                        .find_map(|glob| self.imported(file, Language::Rust, &glob.module, path, &is_trait, 0))
+                }),
+            },
+            Some((module, name)) => {
+                let (head, rest) = module.split_once("::").map_or((module, None), |(head, rest)| (head, Some(rest)));
+                // `fmt::Display` after `use std::fmt;`: the path the import gives its first segment.
+                let module = match imported(head) {
+                    Some(import) => {
+                        let bound = [import.module.as_str(), crate::graph::imported_name(import)].join("::");
+                        rest.map_or(bound.clone(), |rest| format!("{bound}::{rest}"))
+                    }
+                    None => module.to_string(),
+                };
+                self.imported(file, Language::Rust, &module, name, &is_trait, 0)
+            }
+        };
+        found.unwrap_or_default()
     }
 
     /// The methods named like `def` up the bases of `container` and in the classes deriving
@@ -662,6 +702,46 @@ mod tests {
         assert!(family.is_empty(), "{family:?}");
     }
 
+    /// An impl is tied to the trait its path names as the file's imports and paths say: the
+    /// project's own `Display` is not std's `fmt::Display`, nor a `Display` the file imports from
+    /// std; an alias, a `crate::` path and a glob import of the project's reach its own.
+    #[test]
+    fn a_rust_impl_implements_the_trait_its_path_names() {
+        let lib = "pub mod item;\npub mod other;\n\npub trait Display {\n    fn fmt(&self) -> String;\n}\n\n\
+                   pub fn show<T: Display>(x: &T) -> String { x.fmt() }\n";
+        let item = "use std::fmt;\n\npub struct Item;\n\nimpl fmt::Display for Item {\n    \
+                    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n\n\
+                    pub struct Named;\n\nimpl std::fmt::Display for Named {\n    \
+                    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n";
+        let imported = "use std::fmt::Display;\n\npub struct Plain;\n\nimpl Display for Plain {\n    \
+                        fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) }\n}\n";
+        let own = "use crate::Display as Shown;\n\npub struct Aliased;\n\nimpl Shown for Aliased {\n    \
+                   fn fmt(&self) -> String { String::new() }\n}\n\npub struct Pathed;\n\n\
+                   impl crate::Display for Pathed {\n    fn fmt(&self) -> String { String::new() }\n}\n";
+        let glob = "use super::*;\n\npub struct Globbed;\n\nimpl Display for Globbed {\n    \
+                    fn fmt(&self) -> String { String::new() }\n}\n";
+        let graph = graph(&[
+            ("src/lib.rs", lib),
+            ("src/item.rs", item),
+            ("src/plain.rs", imported),
+            ("src/other.rs", own),
+            ("src/globbed.rs", glob),
+        ]);
+        for (symbol, file) in
+            [("Item::fmt", "src/item.rs"), ("Named::fmt", "src/item.rs"), ("Plain::fmt", "src/plain.rs")]
+        {
+            let (edges, family) = callers(&graph, symbol, file);
+            assert!(edges.is_empty() && family.is_empty(), "{symbol}: {edges:?} {family:?}");
+        }
+        for (symbol, file) in
+            [("Aliased::fmt", "src/other.rs"), ("Pathed::fmt", "src/other.rs"), ("Globbed::fmt", "src/globbed.rs")]
+        {
+            let (edges, family) = callers(&graph, symbol, file);
+            assert_eq!(edges, ["src/lib.rs:8 show -> Display::fmt"], "{symbol}");
+            assert_eq!(family, ["Display::fmt"], "{symbol}");
+        }
+    }
+
     /// The callers of `symbol` in `file` as `file:line caller [label]`.
     fn labelled(graph: &Graph, symbol: &str, file: &str) -> Vec<String> {
         let Lookup::Found(targets) = graph.lookup(symbol, Some(file)) else { panic!("{symbol} not found in {file}") };
@@ -670,6 +750,45 @@ mod tests {
             .iter()
             .map(|e| format!("{}:{} {} [{}]", e.file, e.line, e.caller.as_ref().unwrap().name, e.label.name()))
             .collect()
+    }
+
+    /// Iterating a Rust map gives (key, value) pairs, its `values()` the values and its `keys()`
+    /// the keys; `enumerate()` pairs an index with each element.
+    #[test]
+    fn a_rust_maps_entries_are_key_value_pairs() {
+        let rust = "use indexmap::IndexMap;\nuse std::collections::{BTreeMap, HashMap};\n\
+                    pub struct Order;\nimpl Order {\n    pub fn total(&self) -> u32 { 1 }\n}\n\
+                    pub struct Key;\nimpl Key {\n    pub fn total(&self) -> u32 { 2 }\n}\n\n\
+                    pub struct Book {\n    by_key: HashMap<Key, Order>,\n    sorted: BTreeMap<Key, Order>,\n    ordered: IndexMap<Key, Order>,\n}\n\n\
+                    impl Book {\n\
+                    pub fn pairs(&self) -> u32 { let mut n = 0; for (k, v) in self.by_key.iter() { n += v.total(); } n }\n\
+                    pub fn values(&mut self) -> u32 { let mut n = 0; for v in self.by_key.values_mut() { n += v.total(); } n }\n\
+                    pub fn mapped(&self) -> u32 { self.sorted.values().map(|v| v.total()).sum() }\n\
+                    pub fn keys(&self) -> u32 { self.by_key.keys().map(|k| k.total()).sum() }\n\
+                    pub fn borrowed(&self) -> u32 { let mut n = 0; for (k, v) in &self.sorted { n += v.total() + k.total(); } n }\n\
+                    pub fn entries(self) -> u32 { self.by_key.into_iter().map(|(k, v)| v.total()).sum() }\n\
+                    pub fn indexed(&self, orders: &[Order]) -> u32 { let mut n = 0; for (i, o) in orders.iter().enumerate() { n += o.total(); } n }\n\
+                    pub fn whole(&self) -> u32 { let mut n = 0; for e in self.by_key.iter() { n += e.total(); } n }\n\
+                    pub fn ordered(&self) -> u32 { self.ordered.values().map(|v| v.total()).sum() }\n\
+                    }\n";
+        let graph = graph(&[("src/lib.rs", rust)]);
+        assert_eq!(
+            labelled(&graph, "Order::total", "src/lib.rs"),
+            [
+                "src/lib.rs:19 Book::pairs [exact]",
+                "src/lib.rs:20 Book::values [exact]",
+                "src/lib.rs:21 Book::mapped [exact]",
+                "src/lib.rs:23 Book::borrowed [exact]",
+                "src/lib.rs:24 Book::entries [exact]",
+                "src/lib.rs:25 Book::indexed [exact]",
+                "src/lib.rs:27 Book::ordered [exact]",
+            ]
+        );
+        // A pair (`whole`'s `e`) has neither's method.
+        assert_eq!(
+            labelled(&graph, "Key::total", "src/lib.rs"),
+            ["src/lib.rs:22 Book::keys [exact]", "src/lib.rs:23 Book::borrowed [exact]"]
+        );
     }
 
     #[test]

@@ -241,6 +241,33 @@ mod tests {
         assert_eq!(graph.file_graph().imports_of("a.js").collect::<Vec<_>>(), ["m.js"]);
     }
 
+    /// Types are inferred only from the imports a line sees: another function's `m`, a
+    /// parameter, is not the module one function requires as `m`, nor is its `Made` the class
+    /// that function requires as `Made`.
+    #[test]
+    fn a_require_inside_a_function_types_nothing_outside_it() {
+        let a = "export class Order {\n  total(): number { return 1; }\n}\n\n\
+                 export function make(): Order {\n  return new Order();\n}\n";
+        let b = "export class Bill {\n  total(): number { return 2; }\n}\n";
+        let main = "function one() {\n  const m = require('./a');\n  const { Order: Made } = require('./a');\n  \
+                    const o = new Made();\n  return m.make().total() + o.total();\n}\n\n\
+                    function two(m) {\n  const o = new Made();\n  return m.make().total() + o.total();\n}\n";
+        let mut graph = Graph::new();
+        for (path, source) in [("a.ts", a), ("b.ts", b), ("main.ts", main)] {
+            let facts = crate::extract(lean_ctx_outline::Language::TypeScript, source);
+            graph.upsert(path, FileEntry { stamp: Stamp::default(), facts });
+        }
+        let Lookup::Found(targets) = graph.lookup("Order.total", Some("a.ts")) else { panic!("Order.total") };
+        let walk = graph.callers(&targets, 1, 10, Interrupt::NEVER).unwrap();
+        let edges: Vec<String> = walk
+            .edges
+            .iter()
+            .map(|e| format!("{}:{} {} [{}]", e.file, e.line, e.caller.as_ref().unwrap().name, e.label.name()))
+            .collect();
+        // Neither `two`'s `m` nor its `o` is of a type known here: its `total`s are not `Order`'s.
+        assert_eq!(edges, ["main.ts:5 one [exact]", "main.ts:5 one [exact]"]);
+    }
+
     #[test]
     fn a_function_exported_under_several_names_is_the_modules_under_each() {
         let m = "exports.a = exports.b = function (x) {\n  return x;\n};\n";

@@ -60,9 +60,9 @@ pub struct Def {
     /// module or of a type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<(u32, u32)>,
-    /// The trait a Rust method's `impl` block implements, by its last path segment (`Shape` for
-    /// `impl shapes::Shape for Circle`): a call through the trait (`s.area()` on a `&dyn Shape`
-    /// or a `T: Shape`) may run this method.
+    /// The trait a Rust method's `impl` block implements, by the path it is written with
+    /// (`shapes::Shape` for `impl shapes::Shape for Circle`), which the file's imports resolve: a
+    /// call through the trait (`s.area()` on a `&dyn Shape` or a `T: Shape`) may run this method.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub implements: Option<String>,
     /// The other members a JavaScript function is assigned to with this one (`type` of
@@ -150,6 +150,15 @@ impl Import {
 }
 
 impl FileFacts {
+    /// The import binding `local` that a name written on `line` sees, the innermost function's
+    /// first; with no line (a signature's), the module's own.
+    pub(crate) fn import_seen(&self, local: &str, line: Option<u32>) -> Option<&Import> {
+        match line {
+            Some(line) => self.imports_at(local, line).into_iter().next(),
+            None => self.imports.iter().find(|i| i.local == local && i.scope.is_none()),
+        }
+    }
+
     /// The imports binding `local` that a reference on `line` sees, the one of the innermost
     /// function first (a lazy `require` there shadows the module's import of that name).
     pub(crate) fn imports_at(&self, local: &str, line: u32) -> Vec<&Import> {
@@ -239,7 +248,8 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         let language = outline.language;
         let nested = crate::nested::nested_functions(language, root, source, &facts.defs);
         facts.defs.extend(nested);
-        let extracted = references::extract(language, root, source, &facts.defs);
+        let enclosers = crate::enclosers::Enclosers::new(&facts.defs);
+        let extracted = references::extract(language, root, source, &facts.defs, &enclosers);
         (facts.refs, facts.bindings) = (extracted.refs, extracted.bindings);
         for (class, base) in extracted.bases {
             facts.defs[class as usize].bases.push(base);
@@ -249,7 +259,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         facts.package = module.package;
         facts.default_members = module.default_members;
         facts.default_export = module.default_export;
-        facts.mixins = crate::js_mixins::extract(language, root, source, &facts.defs);
+        facts.mixins = crate::js_mixins::extract(language, root, source, &enclosers);
     }
     facts
 }
@@ -372,12 +382,12 @@ fn flatten(
     }
 }
 
-/// `Shape` for the impl named `Shape for Circle`, `Display` for `fmt::Display for Item<'a>`,
+/// `Shape` for the impl named `Shape for Circle`, `fmt::Display` for `fmt::Display for Item<'a>`,
 /// `From` for `From<(A, B)> for Pair`; `None` for an inherent impl (`Circle`).
 fn implemented_trait(impl_name: &str) -> Option<&str> {
     let (written, _) = impl_name.rsplit_once(" for ")?;
     let path = written.split('<').next().unwrap_or(written).trim();
-    path.rsplit("::").next().filter(|name| !name.is_empty())
+    Some(path.trim_start_matches("::")).filter(|path| !path.is_empty() && !path.ends_with("::"))
 }
 
 /// `map(pos: number): number` for the member `map: (pos: number) => number` or `map?: <T>(pos: T)

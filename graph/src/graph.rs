@@ -519,7 +519,7 @@ impl Graph {
         let names_a_type = written.chars().all(|c| c.is_alphanumeric() || c == '_')
             && !(language == Language::Go && receiver.contains('.'));
         if names_a_type && written.chars().next().is_some_and(char::is_uppercase) {
-            let alias = facts.imports.iter().find(|i| i.local == written);
+            let alias = facts.import_seen(written, Some(r.line));
             // Imported under a name a re-export gave it (`use kv::Db`, kv's `pub use
             // store::Store as Db`): the type it is defined as.
             let defined = alias.and_then(|i| self.import_binds(file, language, i, &Def::is_type, 0));
@@ -836,7 +836,7 @@ impl Graph {
 
     /// The top-level definitions named `name` in `module` (imported by `file`), or those it
     /// re-exports under that name.
-    fn imported(
+    pub(crate) fn imported(
         &self,
         file: &str,
         language: Language,

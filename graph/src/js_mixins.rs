@@ -8,7 +8,7 @@ use lean_ctx_outline::Language;
 use lean_ctx_outline::tree_sitter::Node;
 use serde::{Deserialize, Serialize};
 
-use crate::facts::Def;
+use crate::enclosers::Enclosers;
 
 /// How deep the tree is walked: far past any real nesting, short of a stack overflow on
 /// generated code.
@@ -29,33 +29,33 @@ pub struct Mixin {
     pub caller: Option<u32>,
 }
 
-/// The mixins of a JavaScript or TypeScript file whose definitions are `defs`.
-pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]) -> Vec<Mixin> {
+/// The mixins of a JavaScript or TypeScript file whose definitions' lines are `enclosers`.
+pub(crate) fn extract(language: Language, root: Node, source: &str, enclosers: &Enclosers) -> Vec<Mixin> {
     if !matches!(language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
         return Vec::new();
     }
     let mut out = Vec::new();
-    visit(root, source, defs, 0, &mut out);
+    visit(root, source, enclosers, 0, &mut out);
     out
 }
 
-fn visit(node: Node, source: &str, defs: &[Def], depth: usize, out: &mut Vec<Mixin>) {
+fn visit(node: Node, source: &str, enclosers: &Enclosers, depth: usize, out: &mut Vec<Mixin>) {
     if depth > MAX_DEPTH {
         return;
     }
     if node.kind() == "call_expression"
-        && let Some(mixin) = mixin(node, source, defs)
+        && let Some(mixin) = mixin(node, source, enclosers)
     {
         out.push(mixin);
     }
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        visit(child, source, defs, depth + 1, out);
+        visit(child, source, enclosers, depth + 1, out);
     }
 }
 
 /// `mixin(app, proto, false)`: the target and the names given to it; `None` for another call.
-fn mixin(call: Node, source: &str, defs: &[Def]) -> Option<Mixin> {
+fn mixin(call: Node, source: &str, enclosers: &Enclosers) -> Option<Mixin> {
     let text = |node: Node| node.utf8_text(source.as_bytes()).ok();
     let function = text(call.child_by_field_name("function")?)?;
     if !MIXERS.contains(&function.rsplit('.').next().unwrap_or(function)) {
@@ -68,5 +68,5 @@ fn mixin(call: Node, source: &str, defs: &[Def]) -> Option<Mixin> {
     let target = names.next()??.to_string();
     let sources: Vec<String> = names.flatten().map(str::to_string).collect();
     let line = call.start_position().row as u32 + 1;
-    (!sources.is_empty()).then(|| Mixin { target, sources, caller: crate::references::enclosing(defs, line) })
+    (!sources.is_empty()).then(|| Mixin { target, sources, caller: enclosers.at(line) })
 }

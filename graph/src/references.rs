@@ -2,14 +2,16 @@
 //!
 //! Captures name what a match is: `@call` (a function named directly or behind a module or type
 //! path), `@method` (a call on a value), `@new` (a constructor use), `@type` (a type named), and
-//! `@recv` the text written in front of the name. A node matched by several patterns (a type
-//! identifier that is also a constructor's name) keeps the most specific kind.
+//! `@recv` the text written in front of the name; `@member.method`, `@member.read` and
+//! `@member.new` capture a member access whose receiver and name [`member`] reads from the tree. A
+//! node matched by several patterns (a type identifier that is also a constructor's name) keeps the
+//! most specific kind.
 //!
 //! `@local` captures names bound inside a function (parameters, `let`, assignments, `:=`): a bare
 //! call of such a name calls the local value, not a definition of the same name elsewhere, so it
 //! is no reference. Java is left out: its methods and variables have separate namespaces.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use lean_ctx_outline::Language;
@@ -17,7 +19,9 @@ use lean_ctx_outline::tree_sitter::{Node, Query, QueryCursor};
 use streaming_iterator::StreamingIterator;
 
 use crate::bindings::{self, Binding};
+use crate::enclosers::Enclosers;
 use crate::facts::{Def, Ref, RefKind, SUPPORTED};
+use crate::parents::Parents;
 
 // A macro's arguments are a token tree, not expressions: `assert!(is_ready(x))`, `assert_eq!(b.len(),
 // 3)`. Calls there are read from the tokens: a name, or a path's or receiver's last name, right
@@ -25,10 +29,10 @@ use crate::facts::{Def, Ref, RefKind, SUPPORTED};
 const RUST: &str = r#"
 (call_expression function: (identifier) @call)
 (call_expression function: (scoped_identifier path: (_) @recv name: (identifier) @call))
-(call_expression function: (field_expression value: (_) @recv field: (field_identifier) @method))
+(call_expression function: (field_expression) @member.method)
 (call_expression function: (generic_function function: (identifier) @call))
 (call_expression function: (generic_function function: (scoped_identifier path: (_) @recv name: (identifier) @call)))
-(call_expression function: (generic_function function: (field_expression value: (_) @recv field: (field_identifier) @method)))
+(call_expression function: (generic_function function: (field_expression) @member.method))
 (token_tree (identifier) @call . (token_tree . "("))
 (token_tree [(identifier) (self) (super) (crate)] @recv . "::" . (identifier) @call . (token_tree . "("))
 (token_tree [(identifier) (self)] @recv . "." . (identifier) @method . (token_tree . "("))
@@ -42,8 +46,8 @@ const RUST: &str = r#"
 
 const PYTHON: &str = r#"
 (call function: (identifier) @call)
-(call function: (attribute object: (_) @recv attribute: (identifier) @method))
-(attribute object: (_) @recv attribute: (identifier) @read)
+(call function: (attribute) @member.method)
+(attribute) @member.read
 (class_definition superclasses: (argument_list (identifier) @base))
 (class_definition superclasses: (argument_list (attribute object: (_) @recv attribute: (identifier) @base)))
 (class_definition superclasses: (argument_list (subscript value: (identifier) @base)))
@@ -80,11 +84,10 @@ const PYTHON: &str = r#"
 // `this`), in its .js files and in TypeScript's query below.
 const JAVASCRIPT: &str = r#"
 (call_expression function: (identifier) @call)
-(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
-(call_expression function: (parenthesized_expression (sequence_expression
-  (member_expression object: (_) @recv property: (property_identifier) @method) .)))
+(call_expression function: (member_expression) @member.method)
+(call_expression function: (parenthesized_expression (sequence_expression (member_expression) @member.method .)))
 (new_expression constructor: (identifier) @new)
-(new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
+(new_expression constructor: (member_expression) @member.new)
 (class_heritage (identifier) @base)
 (call_expression function: (super) @construct)
 (variable_declarator name: (identifier) @local)
@@ -106,10 +109,7 @@ const JS_BINDINGS: &str = r#"
   right: (call_expression function: [(identifier) (member_expression)] @bind.call))
 (assignment_expression left: (member_expression object: (this)) @bind.name right: (identifier) @bind.copy)
 (for_in_statement left: (identifier) @bind.name operator: "of" right: (_) @bind.each)
-(call_expression
-  function: (member_expression object: (_) @bind.each property: (property_identifier) @bind.iter)
-  arguments: (arguments . (arrow_function parameter: (identifier) @bind.name))
-  (#match? @bind.iter "^(forEach|map|flatMap|filter|find|findLast|some|every)$"))
+(arguments . (arrow_function parameter: (identifier) @bind.name)) @bind.callback
 "#;
 
 /// TypeScript's written types: annotated variables, parameters and fields, parameter properties.
@@ -125,11 +125,9 @@ const TS_BINDINGS: &str = r#"
   type: (type_annotation) @bind.type)
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @bind.name
   value: (new_expression constructor: (identifier) @bind.new))
-(call_expression
-  function: (member_expression object: (_) @bind.each property: (property_identifier) @bind.iter)
-  arguments: (arguments . [(arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name)))
-                           (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name)))])
-  (#match? @bind.iter "^(forEach|map|flatMap|filter|find|findLast|some|every)$"))
+(arguments . [(arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name)))
+              (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @bind.name)))])
+  @bind.callback
 (call_expression function: (identifier) @bind.callee
   arguments: (arguments (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @bind.name)))))
 (call_expression function: (identifier) @bind.callee arguments: (arguments (arrow_function parameter: (identifier) @bind.name)))
@@ -142,12 +140,11 @@ const JSX: &str = r#"
 
 const TYPESCRIPT: &str = r#"
 (call_expression function: (identifier) @call)
-(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @method))
-(call_expression function: (parenthesized_expression (sequence_expression
-  (member_expression object: (_) @recv property: (property_identifier) @method) .)))
-(member_expression object: (_) @recv property: (property_identifier) @read)
+(call_expression function: (member_expression) @member.method)
+(call_expression function: (parenthesized_expression (sequence_expression (member_expression) @member.method .)))
+(member_expression) @member.read
 (new_expression constructor: (identifier) @new)
-(new_expression constructor: (member_expression object: (_) @recv property: (property_identifier) @new))
+(new_expression constructor: (member_expression) @member.new)
 (extends_clause value: (identifier) @base)
 (call_expression function: (super) @construct)
 (implements_clause [(type_identifier) @base (generic_type name: (type_identifier) @base)])
@@ -160,8 +157,8 @@ const TYPESCRIPT: &str = r#"
 
 const GO: &str = r#"
 (call_expression function: (identifier) @call)
-(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @method))
-(selector_expression operand: (_) @recv field: (field_identifier) @read)
+(call_expression function: (selector_expression) @member.method)
+(selector_expression) @member.read
 (composite_literal type: (type_identifier) @new)
 (composite_literal type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @new))
 (composite_literal type: (generic_type type: (type_identifier) @new))
@@ -184,7 +181,8 @@ const GO: &str = r#"
 
 /// Rust's bindings: typed `let`s, parameters and fields, `let x = T { … }`, `let x = f()`, a
 /// `for` loop's variable and an iterator adapter's closure parameter (`items.iter().map(|s| …)`)
-/// with the collection they take elements of; and a type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
+/// with the collection they take elements of, each name of a tuple pattern there (`for (k, v) in
+/// &map`) with its position; and a type parameter bound by traits (`<A: Array>`, `where A: crate::arr::Array + Clone`), typed by
 /// all of them: `A::size()` and `a.size()` call the `size` of the trait that has one.
 const RUST_BINDINGS: &str = r#"
 (type_parameter name: (type_identifier) @bind.name bounds: (trait_bounds) @bind.bounds)
@@ -197,11 +195,11 @@ const RUST_BINDINGS: &str = r#"
 (parameter pattern: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
 (for_expression pattern: [(identifier) @bind.name (reference_pattern (identifier) @bind.name)] value: (_) @bind.each)
-(call_expression
-  function: (field_expression value: (_) @bind.each field: (field_identifier) @bind.iter)
-  arguments: (arguments . (closure_expression parameters: (closure_parameters .
-    [(identifier) @bind.name (reference_pattern (identifier) @bind.name)])))
-  (#match? @bind.iter "^(map|for_each|filter|filter_map|flat_map|find|find_map|any|all|position|inspect|take_while|skip_while|map_while|max_by_key|min_by_key)$"))
+(for_expression pattern: (tuple_pattern (identifier) @bind.name) @bind.tuple value: (_) @bind.each)
+(arguments . (closure_expression parameters: (closure_parameters .
+  [(identifier) @bind.name (reference_pattern (identifier) @bind.name)]))) @bind.callback
+(arguments . (closure_expression parameters: (closure_parameters . (tuple_pattern (identifier) @bind.name) @bind.tuple)))
+  @bind.callback
 "#;
 
 /// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}` / `new(T)`, `x := f()`.
@@ -238,7 +236,7 @@ const GO_BINDINGS: &str = r#"
 
 const JAVA: &str = r#"
 (method_invocation !object name: (identifier) @call)
-(method_invocation object: (_) @recv name: (identifier) @method)
+(method_invocation object: (_)) @member.method
 (object_creation_expression type: (type_identifier) @new)
 (object_creation_expression type: (generic_type (type_identifier) @new))
 (object_creation_expression type: (scoped_type_identifier (_) @recv (type_identifier) @new))
@@ -297,14 +295,16 @@ pub(crate) struct Extracted {
     pub bases: Vec<(u32, String)>,
 }
 
-pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]) -> Extracted {
+pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def], enclosers: &Enclosers) -> Extracted {
     let Some(query) = query(language) else { return Extracted::default() };
     let names = query.capture_names();
     let text = |node: Node| node.utf8_text(source.as_bytes()).unwrap_or_default();
+    let parents = Parents::new(root);
     // By the site's position: the site, the node naming what it uses (the site itself, but for a
     // Java `super(…)`), its kind and its receiver.
     let mut found: BTreeMap<usize, (Node, Node, RefKind, Option<Node>)> = BTreeMap::new();
-    let mut locals: Vec<(&str, u32)> = Vec::new();
+    // Each name with the lines binding it.
+    let mut locals: HashMap<&str, Vec<u32>> = HashMap::new();
     // By the bound name's position and the name bound there (a parameter property binds both `x`
     // and `this.x`): a name several patterns match keeps the one that says most.
     let mut bound: BTreeMap<(usize, String), Binding> = BTreeMap::new();
@@ -312,7 +312,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     let mut bases: Vec<(u32, String)> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source.as_bytes());
-    while let Some(m) = matches.next() {
+    'matches: while let Some(m) = matches.next() {
         let mut target = None;
         // What the target names when its own text does not: the class a `super(…)` constructs.
         let mut named = None;
@@ -328,6 +328,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         let mut elements_of = None;
         let mut position = None;
         let mut unpacked = false;
+        let mut tuple_item = false;
         let mut copied = None;
         let mut callee = None;
         for capture in m.captures {
@@ -358,7 +359,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                             bound_type = Some(type_name.to_string());
                             // `list(rows)`, `sorted(rows, key=…)`: the elements are the iterable's.
                             elements_of = bindings::copies_elements(callee)
-                                .then(|| first_argument(capture.node, source))
+                                .then(|| first_argument(capture.node, source, &parents))
                                 .flatten()
                                 .map(|iterable| compact(bindings::iterated(language, iterable)));
                         }
@@ -376,18 +377,32 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     unpacked = true;
                 }
                 "bind.each" => each = Some(compact(bindings::iterated(language, text(capture.node)))),
-                // Only a pattern's condition (Java's `var`, the array method a callback is for, Go's `new`).
-                "bind.var" | "bind.iter" => {}
+                "bind.callback" => match iterated_by_callback(capture.node, &parents, source) {
+                    Some(collection) => each = Some(compact(bindings::iterated(language, text(collection)))),
+                    None => continue 'matches,
+                },
+                // Only a pattern's condition (Java's `var`, Go's `new`).
+                "bind.var" => {}
+                "bind.tuple" => tuple_item = true,
                 "recv" => receiver = Some(capture.node),
+                site @ ("member.method" | "member.read" | "member.new") => {
+                    let Some((object, name)) = member(capture.node) else { continue 'matches };
+                    let kind = match site {
+                        "member.method" => RefKind::Method,
+                        "member.read" => RefKind::Read,
+                        _ => RefKind::New,
+                    };
+                    (target, receiver) = (Some((name, kind)), Some(object));
+                }
                 "local" => {
                     let name = capture.node.utf8_text(source.as_bytes()).unwrap_or_default();
-                    locals.push((name, capture.node.start_position().row as u32 + 1));
+                    locals.entry(name).or_default().push(capture.node.start_position().row as u32 + 1);
                 }
                 "call" => target = Some((capture.node, RefKind::Call)),
                 "method" => target = Some((capture.node, RefKind::Method)),
                 "new" => target = Some((capture.node, RefKind::New)),
                 "construct" => {
-                    let Some(class) = constructed(capture.node) else { continue };
+                    let Some(class) = constructed(capture.node, &parents) else { continue };
                     target = Some((capture.node, RefKind::New));
                     named = Some(class);
                 }
@@ -401,17 +416,20 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         }
         if let Some((node, prefix)) = binding {
             // `x = None`, `this.x = null`: an optional's empty case says nothing of its type.
-            if assigns_nothing(node) {
+            if assigns_nothing(node, &parents) {
                 continue;
             }
             // Its place among the names a value is unpacked into (`a, b = f()`).
             if unpacked {
                 position = Some(position_among_siblings(node));
             }
+            if tuple_item {
+                position = Some(tuple_position(node));
+            }
             // `self.repo = repo`: what `repo` was bound to before, in the same scope.
             if let Some(copied) = copied {
                 let line = node.start_position().row as u32 + 1;
-                let scope = enclosing(defs, line);
+                let scope = enclosers.at(line);
                 let mut earlier = bound.values().filter(|b| b.name == copied && b.scope == scope);
                 match earlier.rfind(|b| b.line <= line) {
                     Some(earlier) => {
@@ -425,9 +443,10 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             }
             let name = format!("{}{}", prefix.unwrap_or_default(), text(node));
             let line = node.start_position().row as u32 + 1;
-            let scope = enclosing(defs, line);
-            let closure = enclosing_closure(node);
-            let callback = callee.and_then(|callee| callback_position(node).map(|(a, p)| (callee.to_string(), a, p)));
+            let scope = enclosers.at(line);
+            let closure = enclosing_closure(node, &parents);
+            let callback =
+                callee.and_then(|callee| callback_position(node, &parents).map(|(a, p)| (callee.to_string(), a, p)));
             let binding = Binding {
                 name,
                 type_name: bound_type,
@@ -446,7 +465,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             continue;
         }
         if let Some(base) = base
-            && let Some(class) = declaring_type(base, defs)
+            && let Some(class) = declaring_type(base, defs, &parents)
         {
             let written = match receiver {
                 Some(module) => format!("{}.{}", text(module), text(base)),
@@ -457,12 +476,14 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             }
         }
         let Some((node, kind)) = target else { continue };
-        if kind == RefKind::Type && names_a_declaration(node) {
+        if kind == RefKind::Type && names_a_declaration(node, &parents) {
             continue;
         }
         // In a macro's tokens a name after `.` or `::` is a method's or a path's: the pattern with
         // its receiver says so, not the bare-name one. And not every name before a group is a call.
-        if in_tokens(node) && !(called_in_tokens(node) && (receiver.is_some() || !after_a_path_or_receiver(node))) {
+        if in_tokens(node, &parents)
+            && !(called_in_tokens(node, &parents) && (receiver.is_some() || !after_a_path_or_receiver(node)))
+        {
             continue;
         }
         let named = named.unwrap_or(node);
@@ -473,18 +494,18 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
     }
     let refs = found.into_values().map(|(node, named, kind, receiver)| {
         let line = node.start_position().row as u32 + 1;
-        let receiver = receiver.and_then(|r| receiver_text(r, source)).map(|text| compact(&text));
+        let receiver = receiver.and_then(|r| receiver_text(r, source, &parents)).map(|text| compact(&text));
         Ref {
             name: text(named).to_string(),
             kind,
             line,
             column: column_of(node, source),
             receiver,
-            caller: enclosing(defs, line),
+            caller: enclosers.at(line),
         }
     });
     Extracted {
-        refs: refs.filter(|r| !calls_a_local(r, &locals, defs)).collect(),
+        refs: refs.filter(|r| !calls_a_local(r, &locals, defs, enclosers)).collect(),
         bindings: bound.into_values().collect(),
         bases,
     }
@@ -492,17 +513,13 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
 
 /// The name of the class a constructor's `super(…)` (its class's base; Java, JavaScript,
 /// TypeScript) or Java's `this(…)` (its own class) constructs: a call of that class's constructor.
-fn constructed(keyword: Node) -> Option<Node> {
-    let mut class = keyword.parent();
-    while let Some(node) = class.filter(|n| {
-        !matches!(
+fn constructed<'t>(keyword: Node<'t>, parents: &Parents<'t>) -> Option<Node<'t>> {
+    let class = parents.ancestors(keyword).find(|n| {
+        matches!(
             n.kind(),
             "class_declaration" | "enum_declaration" | "record_declaration" | "class" | "abstract_class_declaration"
         )
-    }) {
-        class = node.parent();
-    }
-    let class = class?;
+    })?;
     if keyword.kind() == "this" {
         return class.child_by_field_name("name");
     }
@@ -539,18 +556,75 @@ fn js_base(heritage: Node) -> Option<Node> {
     }
 }
 
+/// The receiver and the name of a member access `site` (`a.b`, each grammar's own node): what
+/// the query's patterns capture as the site only, since a pattern that captured the receiver and
+/// then the name after it kept a state open over the receiver's whole subtree, one per link of a
+/// chain `a.b().c()…` for every node below it (quadratic).
+fn member(site: Node) -> Option<(Node, Node)> {
+    let (object, name, name_kind) = match site.kind() {
+        "field_expression" => ("value", "field", "field_identifier"),
+        "member_expression" => ("object", "property", "property_identifier"),
+        "attribute" => ("object", "attribute", "identifier"),
+        "selector_expression" => ("operand", "field", "field_identifier"),
+        "method_invocation" => ("object", "name", "identifier"),
+        _ => return None,
+    };
+    let object = site.child_by_field_name(object).filter(|o| o.is_named())?;
+    let name = site.child_by_field_name(name).filter(|n| n.kind() == name_kind)?;
+    Some((object, name))
+}
+
+/// The methods whose callback is given the elements of their receiver, one at a time: Rust's
+/// iterator adapters and JavaScript's array methods.
+const RUST_CALLBACK_METHODS: [&str; 16] = [
+    "map",
+    "for_each",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "find",
+    "find_map",
+    "any",
+    "all",
+    "position",
+    "inspect",
+    "take_while",
+    "skip_while",
+    "map_while",
+    "max_by_key",
+    "min_by_key",
+];
+const JS_CALLBACK_METHODS: [&str; 8] = ["forEach", "map", "flatMap", "filter", "find", "findLast", "some", "every"];
+
+/// For the `arguments` of a call whose first argument is a callback (what `@bind.callback`
+/// captures): the receiver whose elements the callback is given, when the call is one of the
+/// methods that hand them on (`items.iter().map(|s| …)`, `items.forEach((s) => …)`). Read from the
+/// tree, not the pattern, for the reason [`member`] gives: the call's receiver comes before its
+/// arguments.
+fn iterated_by_callback<'t>(arguments: Node<'t>, parents: &Parents<'t>, source: &str) -> Option<Node<'t>> {
+    let call = parents.of(arguments).filter(|call| call.kind() == "call_expression")?;
+    if call.child_by_field_name("arguments") != Some(arguments) {
+        return None;
+    }
+    let (receiver, method) = member(call.child_by_field_name("function")?)?;
+    let methods: &[&str] = match method.kind() {
+        "field_identifier" => &RUST_CALLBACK_METHODS,
+        _ => &JS_CALLBACK_METHODS,
+    };
+    methods.contains(&method.utf8_text(source.as_bytes()).ok()?).then_some(receiver)
+}
+
 /// The first positional argument of the call whose function is `function`, as written.
-fn first_argument<'s>(function: Node, source: &'s str) -> Option<&'s str> {
-    let arguments = function.parent()?.child_by_field_name("arguments")?;
+fn first_argument<'s, 't>(function: Node<'t>, source: &'s str, parents: &Parents<'t>) -> Option<&'s str> {
+    let arguments = parents.of(function)?.child_by_field_name("arguments")?;
     let first = arguments.named_child(0).filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))?;
     first.utf8_text(source.as_bytes()).ok()
 }
 
 /// The lines of the innermost anonymous function holding `node` (a callback's parameter or a
 /// local of its body), which the outline does not list as a definition of its own.
-fn enclosing_closure(node: Node) -> Option<(u32, u32)> {
-    let mut current = node.parent();
-    while let Some(ancestor) = current {
+fn enclosing_closure<'t>(node: Node<'t>, parents: &Parents<'t>) -> Option<(u32, u32)> {
+    for ancestor in parents.ancestors(node) {
         let anonymous = matches!(
             ancestor.kind(),
             "func_literal"
@@ -566,16 +640,14 @@ fn enclosing_closure(node: Node) -> Option<(u32, u32)> {
             let line = |row: usize| row as u32 + 1;
             return Some((line(ancestor.start_position().row), line(ancestor.end_position().row)));
         }
-        current = ancestor.parent();
     }
     None
 }
 
 /// The type definition whose head holds `base` (a base class or interface it names), or, in Go,
 /// whose body embeds it.
-fn declaring_type(base: Node, defs: &[Def]) -> Option<u32> {
-    let mut node = base.parent();
-    while let Some(current) = node {
+fn declaring_type<'t>(base: Node<'t>, defs: &[Def], parents: &Parents<'t>) -> Option<u32> {
+    for current in parents.ancestors(base) {
         let declares = matches!(
             current.kind(),
             "class_definition"
@@ -594,7 +666,6 @@ fn declaring_type(base: Node, defs: &[Def]) -> Option<u32> {
                 matches!(current.kind(), "class_declaration" | "abstract_class_declaration" | "class");
             return javascript_class.then(|| returned_class_owner(line, defs)).flatten();
         }
-        node = current.parent();
     }
     None
 }
@@ -614,10 +685,10 @@ fn returned_class_owner(line: u32, defs: &[Def]) -> Option<u32> {
 
 /// For the name of a callback's parameter: the callback's position among the call's arguments and
 /// the parameter's among the callback's (`f(a, (x, y) => …)`: 1 and 1 for `y`).
-fn callback_position(name: Node) -> Option<(u32, u32)> {
-    let parent = name.parent()?;
+fn callback_position<'t>(name: Node<'t>, parents: &Parents<'t>) -> Option<(u32, u32)> {
+    let parent = parents.of(name)?;
     let (function, parameter) = match parent.kind() {
-        "required_parameter" => (parent.parent()?.parent()?, position_among_siblings(parent)),
+        "required_parameter" => (parents.of(parents.of(parent)?)?, position_among_siblings(parent)),
         _ => (parent, 0),
     };
     Some((position_among_siblings(function), parameter))
@@ -634,10 +705,22 @@ fn position_among_siblings(node: Node) -> u32 {
     position
 }
 
+/// The position of a Rust tuple pattern's item: `1` for `v` of `(k, v)` and of `(_, v)`, whose
+/// `_` is no named node.
+fn tuple_position(item: Node) -> u32 {
+    let mut position = 0;
+    let mut previous = item.prev_sibling();
+    while let Some(sibling) = previous {
+        position += u32::from(!sibling.is_extra() && !matches!(sibling.kind(), "(" | "," | ")"));
+        previous = sibling.prev_sibling();
+    }
+    position
+}
+
 /// Whether the name `node` is assigned `None`, `null`, `undefined` or `nil`, and no type is
 /// written with it.
-fn assigns_nothing(node: Node) -> bool {
-    let Some(assignment) = node.parent() else { return false };
+fn assigns_nothing<'t>(node: Node<'t>, parents: &Parents<'t>) -> bool {
+    let Some(assignment) = parents.of(node) else { return false };
     let value = assignment.child_by_field_name("right").or_else(|| assignment.child_by_field_name("value"));
     let typed = assignment.child_by_field_name("type").is_some();
     !typed && value.is_some_and(|value| matches!(value.kind(), "none" | "null" | "undefined" | "nil"))
@@ -668,7 +751,7 @@ fn record_binding(bound: &mut BTreeMap<(usize, String), Binding>, node: Node, bi
 /// A bare call of a name bound earlier in the same function or one enclosing it (a parameter, a
 /// closure in a variable; a decorator's `f` called in its nested `wrapper`). A function's own
 /// name is no local of it (`const f = () => …` declares `f`).
-fn calls_a_local(r: &Ref, locals: &[(&str, u32)], defs: &[Def]) -> bool {
+fn calls_a_local(r: &Ref, locals: &HashMap<&str, Vec<u32>>, defs: &[Def], enclosers: &Enclosers) -> bool {
     let Some(caller) = r.caller.and_then(|i| defs.get(i as usize)) else { return false };
     let holds_caller = |binder: Option<u32>| {
         binder
@@ -678,7 +761,9 @@ fn calls_a_local(r: &Ref, locals: &[(&str, u32)], defs: &[Def]) -> bool {
     r.kind == RefKind::Call
         && r.receiver.is_none()
         && r.name != caller.name
-        && locals.iter().any(|(name, line)| *name == r.name && *line <= r.line && holds_caller(enclosing(defs, *line)))
+        && locals
+            .get(r.name.as_str())
+            .is_some_and(|lines| lines.iter().any(|&line| line <= r.line && holds_caller(enclosers.at(line))))
 }
 
 /// The more specific kind wins when patterns overlap.
@@ -702,9 +787,13 @@ fn column_of(node: Node, source: &str) -> u32 {
 
 /// A receiver as written. Among a macro's tokens a path is loose tokens, so the path before a
 /// name is gathered back from them: `super::checks` of `super::checks::is_ready(level)`.
-fn receiver_text<'s>(receiver: Node, source: &'s str) -> Option<std::borrow::Cow<'s, str>> {
+fn receiver_text<'s, 't>(
+    receiver: Node<'t>,
+    source: &'s str,
+    parents: &Parents<'t>,
+) -> Option<std::borrow::Cow<'s, str>> {
     let own = receiver.utf8_text(source.as_bytes()).ok()?;
-    if !in_tokens(receiver) {
+    if !in_tokens(receiver, parents) {
         return Some(own.into());
     }
     if let Some(qualified) = qualified_in_tokens(receiver) {
@@ -742,8 +831,8 @@ fn qualified_in_tokens(receiver: Node) -> Option<std::ops::Range<usize>> {
 }
 
 /// Whether `node` is one of a token tree's tokens.
-fn in_tokens(node: Node) -> bool {
-    node.parent().is_some_and(|parent| parent.kind() == "token_tree")
+fn in_tokens<'t>(node: Node<'t>, parents: &Parents<'t>) -> bool {
+    parents.of(node).is_some_and(|parent| parent.kind() == "token_tree")
 }
 
 /// Whether a name among a token tree's tokens follows `.` or `::`.
@@ -755,44 +844,47 @@ fn after_a_path_or_receiver(node: Node) -> bool {
 /// counts: the query's anchors skip it) is a parenthesized group, the name is not a definition's
 /// (`fn connect(…)` in `cfg_net! { … }`), and the tokens are a macro call's arguments, not an
 /// attribute's (`#[cfg(not(test))]` calls nothing).
-fn called_in_tokens(node: Node) -> bool {
+fn called_in_tokens<'t>(node: Node<'t>, parents: &Parents<'t>) -> bool {
     let group = node.next_sibling().filter(|next| next.kind() == "token_tree");
     let parenthesized = group.and_then(|group| group.child(0)).is_some_and(|open| open.kind() == "(");
     let defined =
         node.prev_sibling().is_some_and(|previous| matches!(previous.kind(), "fn" | "struct" | "enum" | "union"));
-    let macro_call = std::iter::successors(node.parent(), |n| n.parent())
+    let macro_call = parents
+        .ancestors(node)
         .find(|ancestor| ancestor.kind() != "token_tree")
         .is_some_and(|owner| owner.kind() == "macro_invocation");
     parenthesized && !defined && macro_call
 }
 
 /// A type identifier that is the name of its own declaration (`struct Foo`, `class Foo`).
-fn names_a_declaration(node: Node) -> bool {
-    let Some(parent) = node.parent() else { return false };
+fn names_a_declaration<'t>(node: Node<'t>, parents: &Parents<'t>) -> bool {
+    let Some(parent) = parents.of(node) else { return false };
     let declares = ["_item", "_declaration", "_definition", "_spec", "type_parameter"];
     parent.child_by_field_name("name") == Some(node) && declares.iter().any(|suffix| parent.kind().ends_with(suffix))
 }
 
-/// A receiver on one line with inner whitespace collapsed, cut at 80 characters.
+/// A receiver on one line with inner whitespace collapsed, cut at 80 characters. Only what is
+/// kept is read: the receivers of a chain `a.b().c()…` are each the whole chain before them.
 fn compact(text: &str) -> String {
-    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match one_line.char_indices().nth(80) {
-        Some((cut, _)) => format!("{}…", &one_line[..cut]),
-        None => one_line,
+    const KEPT: usize = 80;
+    let mut one_line = String::new();
+    let (mut kept, mut space) = (0, false);
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = kept > 0;
+            continue;
+        }
+        for c in space.then_some(' ').into_iter().chain([c]) {
+            if kept == KEPT {
+                one_line.push('…');
+                return one_line;
+            }
+            one_line.push(c);
+            kept += 1;
+        }
+        space = false;
     }
-}
-
-/// The innermost definition whose lines hold `line`: a callable if one does, else a type.
-pub(crate) fn enclosing(defs: &[Def], line: u32) -> Option<u32> {
-    let holds = |d: &&Def| d.start_line <= line && line <= d.end_line;
-    let innermost = |callable: bool| {
-        defs.iter()
-            .enumerate()
-            .filter(|(_, d)| holds(d) && d.is_callable() == callable)
-            .min_by_key(|(_, d)| d.end_line - d.start_line)
-            .map(|(i, _)| i as u32)
-    };
-    innermost(true).or_else(|| innermost(false))
+    one_line
 }
 
 #[cfg(test)]
@@ -809,5 +901,40 @@ mod tests {
             }
         }
         assert!(query(Language::Ruby).is_none());
+    }
+
+    /// Each link of a long chain is a method call on the chain before it, and a closure's
+    /// parameter is typed by the receiver its adapter is called on (what the queries found before
+    /// they read receivers from the tree; a chain like this one, 20,000 links long, took minutes).
+    #[test]
+    fn every_link_of_a_long_chain_is_read() {
+        let links = 2_000;
+        let source = format!("fn f(x: Vec<Order>) {{\n    x.iter(){};\n}}\n", ".map(|s| s.total())".repeat(links));
+        let facts = crate::facts::extract(Language::Rust, &source);
+        let maps: Vec<&Ref> = facts.refs.iter().filter(|r| r.name == "map").collect();
+        assert_eq!(maps.len(), links);
+        assert!(maps.iter().all(|r| r.kind == RefKind::Method));
+        assert_eq!(maps[0].receiver.as_deref(), Some("x.iter()"));
+        let last = maps[links - 1].receiver.as_deref().expect("a receiver");
+        assert_eq!(last, format!("{}…", &format!("x.iter(){}", ".map(|s| s.total())".repeat(5))[..80]));
+        assert_eq!(
+            facts.refs.iter().filter(|r| r.name == "total" && r.receiver.as_deref() == Some("s")).count(),
+            links
+        );
+        let each: Vec<Option<&str>> =
+            facts.bindings.iter().filter(|b| b.name == "s").map(|b| b.each.as_deref()).collect();
+        assert_eq!(each.len(), links);
+        assert_eq!(each[0], Some("x"), "iter() hands on x's elements");
+        assert_eq!(each[1], Some("x.iter().map(|s| s.total())"));
+    }
+
+    #[test]
+    fn a_receiver_is_one_line_of_at_most_80_characters() {
+        assert_eq!(compact("  a\n   .b()\t.c() "), "a .b() .c()");
+        let long = "é".repeat(80);
+        assert_eq!(compact(&long), long, "exactly 80 kept whole");
+        assert_eq!(compact(&format!("{long} \n")), long, "trailing whitespace is no 81st character");
+        assert_eq!(compact(&format!("{long} x")), format!("{long}…"), "the space is the 81st");
+        assert_eq!(compact(&format!("{}.b()", "a".repeat(100_000))), format!("{}…", "a".repeat(80)));
     }
 }

@@ -85,7 +85,7 @@ impl Graph {
         match bindings::parenthesized(expr) {
             Some((inner, false)) => return self.type_of(file, facts, r, inner, budget - 1),
             Some((converted_to, true)) if language_of(facts) == Some(Language::Go) => {
-                return self.named_type(file, facts, &bindings::type_name(converted_to)?, None);
+                return self.named_type(file, facts, &bindings::type_name(converted_to)?, None, Some(r.line));
             }
             Some(_) => return None,
             None => {}
@@ -134,7 +134,7 @@ impl Graph {
             return self.head_part(file, facts, r, last, picks, budget);
         }
         if let [module] = init
-            && let Some(functions) = self.module_function(file, facts, *module, last)
+            && let Some(functions) = self.module_function(file, facts, r.line, *module, last)
         {
             return self.agreed_part(&functions, None, picks);
         }
@@ -152,7 +152,9 @@ impl Graph {
         let (head, rest) = steps.split_first()?;
         let (mut known, rest) = match (head.index, rest) {
             // `pkg.F()`, `models.make()`: what the project module's function returns.
-            (false, [call, rest @ ..]) if let Some(functions) = self.module_function(file, facts, *head, *call) => {
+            (false, [call, rest @ ..])
+                if let Some(functions) = self.module_function(file, facts, r.line, *head, *call) =>
+            {
                 let known = match call.index {
                     true => self.agreed_part(&functions, None, &[Pick::Index])?,
                     false => self.agreed_return(&functions, None)?,
@@ -230,7 +232,9 @@ impl Graph {
         // A Rust path: `Store::open()` makes what `Store`'s `open` returns.
         if let Some((path, function)) = head.name.rsplit_once("::") {
             let type_name = path.rsplit("::").next().unwrap_or(path);
-            let Some(Known::Project(type_name)) = self.named_type(file, facts, type_name, None) else { return None };
+            let Some(Known::Project(type_name)) = self.named_type(file, facts, type_name, None, Some(r.line)) else {
+                return None;
+            };
             let functions = self.members_named(function, &type_name, |_, _| true)?;
             return head.call.then(|| self.agreed_return(&functions, Some(&type_name))).flatten();
         }
@@ -241,7 +245,7 @@ impl Graph {
             Some(found) => agree(found.iter().map(|b| self.bound_type(file, facts, &site(b), b.bound(), None, budget))),
             // Go's built-in `new(T)` makes a `*T`.
             None if head.call && head.name == "new" && language == Language::Go => {
-                self.named_type(file, facts, &bindings::type_name(head.arguments)?, None)
+                self.named_type(file, facts, &bindings::type_name(head.arguments)?, None, Some(r.line))
             }
             // Java calls a method without `this.`: see `enclosing_members`.
             None if head.call
@@ -251,7 +255,7 @@ impl Graph {
             {
                 self.agreed_return(&methods, Some(owner))
             }
-            None if head.call => self.call_type(file, facts, language, head.name),
+            None if head.call => self.call_type(file, facts, language, head.name, r.line),
             // Java reads a field without `this.`: the innermost enclosing class's that has it (its
             // own or inherited), an inner class's outer class's too.
             None if language == Language::Java
@@ -268,13 +272,13 @@ impl Graph {
             {
                 agree(found.iter().map(|(at, bound)| self.bound_type(other, facts, at, *bound, None, budget)))
             }
-            None => self.named_type(file, facts, head.name, None).filter(|known| match known {
+            None => self.named_type(file, facts, head.name, None, Some(r.line)).filter(|known| match known {
                 // A bare project type is its own receiver (`Order.of()`); a value of it is not.
                 Known::Project(_) | Known::Union(_) | Known::All(_) => true,
                 // So is an imported library name, and Python's unbound built-in type names
                 // (`dict.__repr__(self)`, `int.__new__(cls, value)`).
                 Known::Foreign => {
-                    facts.imports.iter().any(|i| i.local == head.name)
+                    facts.import_seen(head.name, Some(r.line)).is_some()
                         || (language == Language::Python && bindings::builtin_type(language, head.name))
                         // A Java library class read unqualified: `System.err`, java.lang's.
                         || (language == Language::Java && head.name.starts_with(|c: char| c.is_ascii_uppercase()))
@@ -300,7 +304,7 @@ impl Graph {
 
     /// What a call of the bare name `callee` makes: an instance of a Python class, or what a
     /// project function of that name (the only one, or all agreeing) says it returns.
-    fn call_type(&self, file: &str, facts: &FileFacts, language: Language, callee: &str) -> Option<Known> {
+    fn call_type(&self, file: &str, facts: &FileFacts, language: Language, callee: &str, line: u32) -> Option<Known> {
         let is_class = self.all_named(callee, |_, d| d.is_type()).is_some();
         if is_class && language == Language::Python {
             return Some(Known::Project(callee.to_string()));
@@ -309,9 +313,8 @@ impl Graph {
         self.agreed_return(&functions, None).or_else(|| {
             // A library function: its result is no project value.
             facts
-                .imports
-                .iter()
-                .any(|i| i.local == callee && self.is_foreign_import(file, language, i))
+                .import_seen(callee, Some(line))
+                .is_some_and(|i| self.is_foreign_import(file, language, i))
                 .then_some(Known::Foreign)
         })
     }
@@ -336,12 +339,13 @@ impl Graph {
         self.agreed_return(&members?, Some(type_name))
     }
 
-    /// The functions `module.call()` calls when `module` is a module or package of the project
-    /// that `file` imports.
+    /// The functions `module.call()` on `line` calls when `module` is a module or package of the
+    /// project that `file` imports there.
     fn module_function(
         &self,
         file: &str,
         facts: &FileFacts,
+        line: u32,
         module: Segment<'_>,
         call: Segment<'_>,
     ) -> Option<Vec<DefId>> {
@@ -349,7 +353,7 @@ impl Graph {
             return None;
         }
         let language = language_of(facts)?;
-        let import = facts.imports.iter().find(|i| i.local == module.name)?;
+        let import = facts.import_seen(module.name, Some(line))?;
         let target = self.imported_module(file, language, import)?;
         self.top_level_named(call.name, |id, d| d.is_callable() && target.matches(&id.file))
     }
@@ -420,7 +424,7 @@ impl Graph {
             let Some(entry) = self.file(&class.file) else { continue };
             let Some(def) = entry.facts.defs.get(class.index as usize) else { continue };
             for base in def.bases.iter().filter(|base| **base != def.name) {
-                if let Some(Known::Project(base)) = self.named_type(&class.file, &entry.facts, base, None)
+                if let Some(Known::Project(base)) = self.named_type(&class.file, &entry.facts, base, None, None)
                     && base != type_name
                     && !bases.contains(&base)
                 {
@@ -454,7 +458,7 @@ impl Graph {
                 class.name != type_name
                     && class.bases.iter().any(|base| {
                         base.rsplit('.').next() == Some(type_name)
-                            && self.named_type(file, &entry.facts, base, None) == project_type
+                            && self.named_type(file, &entry.facts, base, None, None) == project_type
                     })
             };
             for class in entry.facts.defs.iter().filter(derives) {
@@ -510,17 +514,20 @@ impl Graph {
     ) -> Option<Known> {
         match bound {
             Bound::Type(written, _) => self
-                .named_type(file, facts, written, container)
+                .named_type(file, facts, written, container, Some(at.line))
                 .or_else(|| self.type_parameter(file, facts, at, written)),
             Bound::Value(value) => self.type_of(file, facts, at, value, budget - 1),
             // The whole of one part of a collection.
-            Bound::Unpacked(..) | Bound::Each(_) => self.bound_part(file, facts, at, bound, &[], budget),
+            Bound::Unpacked(..) | Bound::Each(_) | Bound::EachItem(..) => {
+                self.bound_part(file, facts, at, bound, &[], budget)
+            }
             // A list, tuple or set: a built-in's methods.
             Bound::Elements(_) => Some(Known::Foreign),
             Bound::Callback(function, argument, parameter) => {
                 // A library's function of the same name as a project one types nothing here.
                 let language = language_of(facts)?;
-                if facts.imports.iter().any(|i| i.local == function && self.is_foreign_import(file, language, i)) {
+                if facts.import_seen(function, Some(at.line)).is_some_and(|i| self.is_foreign_import(file, language, i))
+                {
                     return None;
                 }
                 let functions = self.functions_named(file, function)?;
@@ -544,7 +551,7 @@ impl Graph {
         let anywhere = Ref { line: end, ..at.clone() };
         let found = bindings::name_bindings(Language::Rust, &facts.bindings, &anywhere, name)?;
         agree(found.iter().map(|b| match b.bound() {
-            Bound::Type(bounds, _) => self.named_type(file, facts, bounds, None),
+            Bound::Type(bounds, _) => self.named_type(file, facts, bounds, None, Some(at.line)),
             _ => None,
         }))
     }
@@ -564,11 +571,13 @@ impl Graph {
             Bound::Type(_, collection) => {
                 let part = pick_all(collection?, picks)?;
                 // An element of a Rust type parameter (`items: &[T]`) has its bounds, as `t: &T`.
-                self.named_type(file, facts, &part, None).or_else(|| self.type_parameter(file, facts, at, &part))
+                self.named_type(file, facts, &part, None, Some(at.line))
+                    .or_else(|| self.type_parameter(file, facts, at, &part))
             }
             Bound::Value(value) => self.part_of(file, facts, at, value, picks, budget - 1),
-            Bound::Each(iterable) => {
-                self.part_of(file, facts, at, iterable, &[&[Pick::Each], picks].concat(), budget - 1)
+            Bound::Each(iterable) => self.element_part(file, facts, at, iterable, None, picks, budget),
+            Bound::EachItem(iterable, position) => {
+                self.element_part(file, facts, at, iterable, Some(position), picks, budget)
             }
             Bound::Unpacked(value, position) => {
                 self.part_of(file, facts, at, value, &[&[Pick::Nth(position)], picks].concat(), budget - 1)
@@ -580,6 +589,38 @@ impl Graph {
             }
             // A function type's parameter is read as a type name, not as a collection.
             Bound::Callback(..) | Bound::Unknown => None,
+        }
+    }
+
+    /// The type of the part `picks` take of one element of `iterable` (a loop's or a callback's),
+    /// or of its item `position` that a Rust tuple pattern unpacks. Rust iterates a map by (key,
+    /// value) pairs and has views of it (see [`bindings::rust_iteration`]); the others by
+    /// [`Pick::Each`].
+    #[allow(clippy::too_many_arguments)]
+    fn element_part(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        at: &Ref,
+        iterable: &str,
+        position: Option<usize>,
+        picks: &[Pick],
+        budget: u8,
+    ) -> Option<Known> {
+        let then = |first: &[Pick]| [first, picks].concat();
+        if language_of(facts) != Some(Language::Rust) {
+            let first: Vec<Pick> = std::iter::once(Pick::Each).chain(position.map(Pick::Nth)).collect();
+            return self.part_of(file, facts, at, iterable, &then(&first), budget - 1);
+        }
+        let (collection, first) = bindings::rust_iteration(iterable, position)?;
+        let found = self.part_of(file, facts, at, collection, &then(&first), budget - 1);
+        // A project type's own `values()` or `keys()`: the elements of what its signature returns.
+        match found {
+            None if collection != iterable => {
+                let element = position.map_or(Pick::Entry, Pick::EntryItem);
+                self.part_of(file, facts, at, iterable, &then(&[element]), budget - 1)
+            }
+            found => found,
         }
     }
 
@@ -607,7 +648,7 @@ impl Graph {
             let written = written(def)?;
             let known = match written.as_str() {
                 "Self" | "this" => Known::Project(def.container.clone().or(container.map(str::to_string))?),
-                written => self.named_type(&id.file, &self.file(&id.file)?.facts, written, container)?,
+                written => self.named_type(&id.file, &self.file(&id.file)?.facts, written, container, None)?,
             };
             match &agreed {
                 Some(previous) if *previous != known => return None,
@@ -617,14 +658,22 @@ impl Graph {
         agreed
     }
 
-    /// A type name as written in `file`: through an import alias to a project type, a built-in
-    /// or library type, or unknown (a type parameter, a name defined nowhere).
-    fn named_type(&self, file: &str, facts: &FileFacts, written: &str, container: Option<&str>) -> Option<Known> {
+    /// A type name as written in `file`, on `line` (whose functions' own imports it sees; `None`
+    /// in a signature, which sees the module's): through an import alias to a project type, a
+    /// built-in or library type, or unknown (a type parameter, a name defined nowhere).
+    fn named_type(
+        &self,
+        file: &str,
+        facts: &FileFacts,
+        written: &str,
+        container: Option<&str>,
+        line: Option<u32>,
+    ) -> Option<Known> {
         if matches!(written, "Self" | "this") {
             return container.map(|c| Known::Project(c.to_string()));
         }
         if let Some(alternatives) = bindings::union_alternatives(written) {
-            let each = alternatives.map(|alternative| self.named_type(file, facts, alternative, container));
+            let each = alternatives.map(|alternative| self.named_type(file, facts, alternative, container, line));
             return union(each.collect::<Option<Vec<_>>>()?);
         }
         // A Rust type parameter's bounds: the project's traits among them (a library trait's
@@ -632,7 +681,7 @@ impl Graph {
         if let Some(traits) = bindings::bound_traits(written) {
             let mut project: Vec<String> = Vec::new();
             for bound in traits {
-                if let Some(Known::Project(name)) = self.named_type(file, facts, bound, container)
+                if let Some(Known::Project(name)) = self.named_type(file, facts, bound, container, line)
                     && !project.contains(&name)
                 {
                     project.push(name);
@@ -649,7 +698,7 @@ impl Graph {
         // Go's `pkg.Type` from a project module is the type of that name).
         if let Some((module, name)) = written.rsplit_once('.') {
             let head = module.split('.').next().unwrap_or(module);
-            let import = facts.imports.iter().find(|i| i.local == head);
+            let import = facts.import_seen(head, line);
             if import.is_some_and(|i| self.is_foreign_import(file, language, i)) {
                 return Some(Known::Foreign);
             }
@@ -657,7 +706,7 @@ impl Graph {
             // Java's `java.io.PrintWriter`: a library's, as below.
             return project.or_else(|| (language == Language::Java).then_some(Known::Foreign));
         }
-        let import = facts.imports.iter().find(|i| i.local == written);
+        let import = facts.import_seen(written, line);
         if import.is_some_and(|i| self.is_foreign_import(file, language, i)) {
             return Some(Known::Foreign);
         }
