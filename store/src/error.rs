@@ -20,6 +20,10 @@ pub enum Error {
     Full(rusqlite::Error),
     /// Any other SQLite failure.
     Sqlite(rusqlite::Error),
+    /// A write to the database at `path` or its write-ahead log was refused for passing the
+    /// process's file-size limit (`limit` bytes; `None`: none is set, the file system's largest
+    /// file was hit). `bytes` and `wal_bytes` are their sizes when it was refused.
+    FileSizeLimit { path: PathBuf, bytes: u64, wal_bytes: u64, limit: Option<u64>, source: rusqlite::Error },
     /// A file operation on `state.db` or beside it failed.
     Io { action: &'static str, path: PathBuf, source: io::Error },
     /// The file was migrated by a newer build; this build leaves it untouched.
@@ -65,6 +69,20 @@ impl fmt::Display for Error {
             Error::Sqlite(source) => {
                 write!(f, "state.db query failed: {source}; if this repeats, keep a copy of state.db and report it")
             }
+            Error::FileSizeLimit { path, bytes, wal_bytes, limit: Some(limit), source } => write!(
+                f,
+                "state.db could not be written: {} ({bytes} bytes, its write-ahead log {wal_bytes}) would pass the \
+                 file-size limit of {limit} bytes the process writing it runs under (`ulimit -f`; {source}): raise \
+                 it where lean-ctxd is started and retry (what state.db held before is intact)",
+                path.display()
+            ),
+            Error::FileSizeLimit { path, bytes, wal_bytes, limit: None, source } => write!(
+                f,
+                "state.db could not be written: {} ({bytes} bytes, its write-ahead log {wal_bytes}) would pass the \
+                 largest file its file system holds ({source}): move lean-ctxd's data directory to another file \
+                 system (what state.db held before is intact)",
+                path.display()
+            ),
             Error::Io { action, path, source } if source.kind() == io::ErrorKind::FileTooLarge => write!(
                 f,
                 "could not {action} {}: {source}; the process writing it runs under a file-size limit (`ulimit \
@@ -127,6 +145,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Busy(source) | Error::Full(source) | Error::Sqlite(source) => Some(source),
+            Error::FileSizeLimit { source, .. } => Some(source),
             Error::Io { source, .. } => Some(source),
             _ => None,
         }

@@ -39,6 +39,7 @@ mod archive;
 mod db;
 mod delivery;
 mod error;
+mod file_size;
 mod gain;
 mod handoff;
 mod knowledge;
