@@ -33,10 +33,8 @@ pub enum Error {
     /// The file or what is stored in it is unusable in a way the store cannot repair by itself;
     /// the message says what to do.
     Damaged(String),
-    /// A session operation named a session that was never created.
-    SessionNotFound { id: String },
-    /// A session id was reused for another project.
-    SessionProjectMismatch { id: String, existing: String, requested: String },
+    /// A session operation named a session that was never created in that project.
+    SessionNotFound { id: String, project: String },
     /// `verify` found a ledger record that does not chain from the one before it.
     LedgerBroken { id: i64, reason: &'static str },
     /// `verify` found the daily totals gain reports (`ledger_daily`) disagreeing with the records
@@ -102,14 +100,10 @@ impl fmt::Display for Error {
             ),
             Error::InvalidInput(message) => write!(f, "{message}; nothing was written"),
             Error::Damaged(message) => write!(f, "{message}"),
-            Error::SessionNotFound { id } => write!(
+            Error::SessionNotFound { id, project } => write!(
                 f,
-                "no session `{id}`: create it first with Store::touch_session (project and agent), then record into it"
-            ),
-            Error::SessionProjectMismatch { id, existing, requested } => write!(
-                f,
-                "session `{id}` belongs to project {existing}, not {requested}: use a new session id for the other \
-                 project"
+                "no session `{id}` in {project}: create it first with Store::touch_session (project and agent), then \
+                 record into it"
             ),
             Error::LedgerBroken { id, reason } => write!(
                 f,

@@ -31,7 +31,7 @@ use memory::Memory;
 use path_locks::PathLocks;
 use paths::Dirs;
 use project::Scope;
-use read::{ReadParams, Reader, View};
+use read::{ReadParams, Reader, SessionIn, View};
 use session::Sessions;
 use shell::jobs::Jobs;
 use tokens::Tokens;
@@ -148,7 +148,8 @@ impl Engine {
             |path: &std::path::Path| guard::permissions::enforce(rules.permissions.check_read(path), "ctx_read");
         let stop = cancel::Stop::new(&params.cancel, cancel::WORK_DEADLINE, &self.stopped);
         let limits = read::Limits { permit: &permit, stop: &stop, redaction: &self.guard.redaction };
-        let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &limits)?;
+        let session = SessionIn { project: &scope.root, id: caller.session };
+        let mut views = self.reader.read(&self.tokens, &config, &scope, session, params, &limits)?;
         let host = guard::rules::host_for(caller.host, &config, caller.agent)?;
         for view in views.iter_mut().flatten() {
             self.guard_view(caller, &config, &scope, host, params.surface, view);

@@ -252,7 +252,10 @@ mod tests {
         let rows = memory.with(|s| s.gain(Period::All, GroupBy::Mode, now_ms(), 0)).unwrap();
         let modes: Vec<_> = rows.iter().map(|r| (r.key.clone().unwrap_or_default(), r.events)).collect();
         assert_eq!(modes, [("map".to_string(), 1)], "the settled event is not made again");
-        let session = memory.with(|s| s.session("s1")).unwrap().expect("the session record is made");
+        let session = memory
+            .with(|s| s.session(lean_ctx_store::SessionKey { project: "/p", id: "s1" }))
+            .unwrap()
+            .expect("the session record is made");
         let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.at_ms)).collect();
         assert_eq!(commands, [("cargo test", called)]);
         assert!(memory.unrecorded().is_none());

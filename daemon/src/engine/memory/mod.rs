@@ -313,9 +313,7 @@ pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
         E::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => ErrorKind::ResourceExhausted,
         E::InvalidInput(_) => ErrorKind::InvalidArgument,
         E::SessionNotFound { .. } | E::ArchiveNotFound { .. } => ErrorKind::NotFound,
-        E::SessionProjectMismatch { .. } | E::NewerSchema { .. } | E::ArchiveExpired { .. } => {
-            ErrorKind::FailedPrecondition
-        }
+        E::NewerSchema { .. } | E::ArchiveExpired { .. } => ErrorKind::FailedPrecondition,
         _ => ErrorKind::Internal,
     };
     EngineError::new(kind, e.to_string())

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use cache::{Cache, Slot};
-pub use deliveries::{Deliveries, Held};
+pub use deliveries::{Deliveries, Held, SessionIn};
 use lean_ctx_redact::MaskedLines;
 pub use load::{Loaded, line_count, load};
 use load::{load_window, over_limit};
@@ -137,7 +137,7 @@ impl Reader {
         tokens: &Tokens,
         config: &Config,
         scope: &Scope,
-        session: &str,
+        session: SessionIn<'_>,
         params: &ReadParams,
         limits: &Limits<'_>,
     ) -> EngineResult<Vec<Result<View, EngineError>>> {
@@ -237,7 +237,7 @@ impl Reader {
         &self,
         tokens: &Tokens,
         scope: &Scope,
-        session: &str,
+        session: SessionIn<'_>,
         loaded: &Loaded,
         asked: &Mode,
         params: &ReadParams,
@@ -345,7 +345,7 @@ impl Reader {
 
     /// Records what the session now holds, keeping the content as the base
     /// of its next diff.
-    fn keep(&self, session: &str, file: &Loaded, held: Held) {
+    fn keep(&self, session: SessionIn<'_>, file: &Loaded, held: Held) {
         self.deliveries.record(session, &file.path, held);
         self.cache.put(file.hash, Slot::Content, file.text.clone());
     }
