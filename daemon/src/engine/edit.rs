@@ -21,7 +21,8 @@ use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::guard;
 use crate::engine::project::Scope;
-use crate::engine::read::{SessionIn, Slot, load};
+use crate::engine::read::{Slot, load};
+use crate::engine::session::SessionIn;
 use crate::engine::surface::Surface;
 use crate::engine::{Caller, Engine};
 

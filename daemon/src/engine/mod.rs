@@ -31,8 +31,8 @@ use memory::Memory;
 use path_locks::PathLocks;
 use paths::Dirs;
 use project::Scope;
-use read::{ReadParams, Reader, SessionIn, View};
-use session::Sessions;
+use read::{ReadParams, Reader, View};
+use session::{SessionIn, Sessions};
 use shell::jobs::Jobs;
 use tokens::Tokens;
 
@@ -194,7 +194,8 @@ impl Engine {
         for note in &found.notes {
             tracing::info!(file = %view.path, "rule discovery: {note}");
         }
-        for rule in self.guard.rules.take_new(caller.session, found.rules) {
+        let session = SessionIn { project: &scope.root, id: caller.session };
+        for rule in self.guard.rules.take_new(session, found.rules) {
             let (body, _) = self.guard.redaction.apply(config, rule.body);
             let cost = self.tokens.count(&body) as u64;
             view.raw_tokens += cost;

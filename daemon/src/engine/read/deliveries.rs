@@ -19,6 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::engine::lru::Lru;
+use crate::engine::session::SessionIn;
 use crate::locks::{self, Mutex};
 
 /// Records kept; the oldest are forgotten first (which only costs a full
@@ -52,18 +53,6 @@ impl Held {
     pub fn no_longer_whole(self) -> Held {
         Held { whole: false, ..self }
     }
-}
-
-/// A session as what it holds is kept: its id within the project of the
-/// call. The same id in two projects (LEAN_CTX_SESSION, set once for every
-/// shell) is two sessions, which may be two agents: neither holds what the
-/// other was sent, even of a file both projects reach (a project inside
-/// another), so neither gets a stub for it.
-#[derive(Clone, Copy, Debug)]
-pub struct SessionIn<'a> {
-    /// The project's root.
-    pub project: &'a Path,
-    pub id: &'a str,
 }
 
 pub struct Deliveries {

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use cache::{Cache, Slot};
-pub use deliveries::{Deliveries, Held, SessionIn};
+pub use deliveries::{Deliveries, Held};
 use lean_ctx_redact::MaskedLines;
 pub use load::{Loaded, line_count, load};
 use load::{load_window, over_limit};
@@ -29,6 +29,7 @@ use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::guard::redaction::Redaction;
 use crate::engine::project::Scope;
+use crate::engine::session::SessionIn;
 use crate::engine::surface::Surface;
 use crate::engine::tokens::Tokens;
 
