@@ -68,4 +68,16 @@ fn gain_names_the_reads_the_ledger_could_not_record() {
         ),
         "{report}"
     );
+    // SQLite said only "disk I/O error", which the store passed on as a query to report: the
+    // failure names the limit, the file and its size, and where to raise the limit.
+    let state_db = p.engine.dirs.data.join("state.db");
+    let failure = format!("the first failure: state.db could not be written: {} (", state_db.display());
+    assert!(note.contains(&failure), "{report}");
+    assert!(
+        note.contains(
+            ") would pass the file-size limit of 0 bytes the process writing it runs under (`ulimit -f`; disk I/O \
+             error): raise it where lean-ctxd is started and retry (what state.db held before is intact)"
+        ),
+        "{report}"
+    );
 }

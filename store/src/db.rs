@@ -23,6 +23,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0002_archive.sql"),
     include_str!("migrations/0003_session_work.sql"),
     include_str!("migrations/0004_test_line_end.sql"),
+    include_str!("migrations/0005_session_per_project.sql"),
 ];
 
 /// The first bytes of every SQLite database file.
@@ -250,6 +251,12 @@ fn migrate(conn: &Connection, path: &Path) -> Result<()> {
         }
         tx.commit()?;
     }
+    // Another process may have migrated the file after this connection read its schema: the
+    // version checks above read the header, not the schema, and a statement compiled against the
+    // old one can fail before SQLite notices it changed (`INSERT … ON CONFLICT (project, id)`
+    // into version 4's sessions: "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE
+    // constraint"). Reading the schema table notices, and loads the current one.
+    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get::<_, i64>(0))?;
     Ok(())
 }
 
@@ -282,9 +289,9 @@ mod tests {
         assert_eq!(user_version(conn).unwrap(), MIGRATIONS.len() as i64);
         assert_eq!(
             MIGRATIONS.len(),
-            4,
+            5,
             "version 2 added the output archive, 3 the edits and test runs of sessions, 4 the program a test line \
-             ends with"
+             ends with, 5 keyed sessions by project and id"
         );
     }
 
@@ -317,7 +324,7 @@ mod tests {
             assert!(opened.warning.is_none());
             let mut store = opened.store;
             assert_eq!(user_version(&store.conn).unwrap(), MIGRATIONS.len() as i64);
-            let session = store.session("s1").unwrap().unwrap();
+            let session = store.session(crate::SessionKey { project: "/p", id: "s1" }).unwrap().unwrap();
             assert_eq!(session.info.task.as_deref(), Some("t"));
             let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.kind.clone())).collect();
             assert_eq!(commands, [("make", crate::CommandKind::Other)], "older commands are not test runs");
@@ -335,6 +342,72 @@ mod tests {
             assert_eq!(store.archive_get(&archive, &id).unwrap().bytes, b"migrated\n");
             assert_eq!(store.archive_search(&archive, "migrated", None, 10).unwrap().len(), 1);
         }
+    }
+
+    /// Sessions were keyed by id alone: a version 4 file's sessions, each with the project it
+    /// recorded, keep everything recorded in them, and the same id then starts another session in
+    /// another project instead of being refused.
+    #[test]
+    fn a_version_4_file_keys_its_sessions_by_project_and_keeps_their_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        for sql in &MIGRATIONS[..4] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 4).unwrap();
+        conn.execute_batch(
+            "INSERT INTO sessions (id, project, agent, created_ms, updated_ms, task) VALUES
+                 ('s1', '/a', 'claude', 1, 9, 'fix a'), ('s2', '/b', 'codex', 2, 8, NULL);
+             INSERT INTO session_notes (session_id, kind, text, at_ms) VALUES
+                 ('s1', 'finding', 'lexer drops CR', 3), ('s2', 'next_step', 'add a test', 4);
+             INSERT INTO session_files (session_id, path, mode, tokens, count, last_ms) VALUES
+                 ('s1', 'src/lex.rs', 'full', 900, 2, 5), ('s2', 'src/lex.rs', 'map', 40, 1, 6);
+             INSERT INTO session_commands (session_id, command, exit_code, at_ms, test, ends_with) VALUES
+                 ('s1', 'pytest | tail -3', 0, 7, 1, 'tail');
+             INSERT INTO session_edits (session_id, path, applied, at_ms) VALUES ('s2', 'src/lex.rs', 0, 8);
+             INSERT INTO deliveries (session_id, path, content_hash, mode, at_ms) VALUES
+                 ('s1', '/a/src/lex.rs', printf('%064d', 0), 'full', 5);",
+        )
+        .unwrap();
+        drop(conn);
+
+        let mut store = Store::open(&path, Check::Everything).unwrap().store;
+        assert_eq!(user_version(&store.conn).unwrap(), 5);
+        let a = crate::SessionKey { project: "/a", id: "s1" };
+        let s1 = store.session(a).unwrap().expect("s1 stays in the project it recorded");
+        assert_eq!((s1.info.agent.as_str(), s1.info.task.as_deref(), s1.info.updated_ms), ("claude", Some("fix a"), 9));
+        assert_eq!(s1.findings.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["lexer drops CR"]);
+        assert_eq!(
+            s1.files.iter().map(|f| (f.mode.as_str(), f.tokens, f.count)).collect::<Vec<_>>(),
+            [("full", 900, 2)]
+        );
+        let piped = crate::CommandKind::TestNotLast { last: "tail".into() };
+        assert_eq!(s1.commands.iter().map(|c| c.kind.clone()).collect::<Vec<_>>(), [piped]);
+        assert!(s1.edits.is_empty() && s1.next_steps.is_empty());
+        let s2 = store.session(crate::SessionKey { project: "/b", id: "s2" }).unwrap().unwrap();
+        assert_eq!(s2.next_steps.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["add a test"]);
+        assert_eq!(s2.files.iter().map(|f| f.mode.as_str()).collect::<Vec<_>>(), ["map"]);
+        assert_eq!(s2.edits.iter().map(|e| e.result).collect::<Vec<_>>(), [crate::EditResult::Failed]);
+        assert!(store.session(crate::SessionKey { project: "/b", id: "s1" }).unwrap().is_none());
+
+        // The same id in the other project is a session of its own.
+        let b = crate::SessionKey { project: "/b", id: "s1" };
+        store.touch_session(b, "codex", 10).unwrap();
+        store.add_note(b, crate::NoteKind::Finding, "b's own").unwrap();
+        assert_eq!(store.session(b).unwrap().unwrap().findings.len(), 1);
+        assert_eq!(store.session(a).unwrap().unwrap().findings.len(), 1);
+        let tables: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_schema WHERE name = 'deliveries' OR name LIKE '%_v5'", [], |row| {
+                row.get(0)
+            })
+            .unwrap();
+        assert_eq!(tables, 0, "nothing of the old schema or the migration's names is left");
+        let broken: i64 =
+            store.conn.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |row| row.get(0)).unwrap();
+        assert_eq!(broken, 0);
     }
 
     /// Openers racing on a fresh file, half of them checking everything (the full-text table
@@ -368,11 +441,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.db");
         let mut store = Store::open(&path, Check::Everything).unwrap().store;
-        store.touch_session("s1", "/p", "agent", now_ms()).unwrap();
+        store.touch_session(crate::SessionKey { project: "/p", id: "s1" }, "agent", now_ms()).unwrap();
         drop(store);
         let reopened = Store::open(&path, Check::Everything).unwrap();
         assert!(reopened.warning.is_none());
-        assert!(reopened.store.session("s1").unwrap().is_some());
+        assert!(reopened.store.session(crate::SessionKey { project: "/p", id: "s1" }).unwrap().is_some());
     }
 
     #[test]
@@ -404,7 +477,7 @@ mod tests {
 
         // The fresh store works and a second open finds nothing to complain about.
         let mut store = opened.store;
-        store.touch_session("s1", "/p", "agent", now_ms()).unwrap();
+        store.touch_session(crate::SessionKey { project: "/p", id: "s1" }, "agent", now_ms()).unwrap();
         drop(store);
         assert!(Store::open(&path, Check::Everything).unwrap().warning.is_none());
     }
@@ -415,9 +488,15 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("state.db");
             let mut store = Store::open(&path, check).unwrap().store;
-            store.touch_session("s1", "/p", "agent", now_ms()).unwrap();
+            store.touch_session(crate::SessionKey { project: "/p", id: "s1" }, "agent", now_ms()).unwrap();
             for i in 0..200 {
-                store.add_note("s1", crate::NoteKind::Finding, &format!("finding {i} {}", "x".repeat(200))).unwrap();
+                store
+                    .add_note(
+                        crate::SessionKey { project: "/p", id: "s1" },
+                        crate::NoteKind::Finding,
+                        &format!("finding {i} {}", "x".repeat(200)),
+                    )
+                    .unwrap();
             }
             // Closing the last connection checkpoints the WAL into the main file.
             drop(store);
@@ -431,7 +510,10 @@ mod tests {
             let opened = Store::open(&path, check).unwrap();
             let warning = opened.warning.unwrap_or_else(|| panic!("{check:?}: damaged pages must produce a warning"));
             assert!(warning.contains(".corrupt-"), "{warning}");
-            assert!(opened.store.session("s1").unwrap().is_none(), "the fresh store starts empty");
+            assert!(
+                opened.store.session(crate::SessionKey { project: "/p", id: "s1" }).unwrap().is_none(),
+                "the fresh store starts empty"
+            );
         }
     }
 

@@ -20,6 +20,10 @@ pub enum Error {
     Full(rusqlite::Error),
     /// Any other SQLite failure.
     Sqlite(rusqlite::Error),
+    /// A write to the database at `path` or its write-ahead log was refused for passing the
+    /// process's file-size limit (`limit` bytes; `None`: none is set, the file system's largest
+    /// file was hit). `bytes` and `wal_bytes` are their sizes when it was refused.
+    FileSizeLimit { path: PathBuf, bytes: u64, wal_bytes: u64, limit: Option<u64>, source: rusqlite::Error },
     /// A file operation on `state.db` or beside it failed.
     Io { action: &'static str, path: PathBuf, source: io::Error },
     /// The file was migrated by a newer build; this build leaves it untouched.
@@ -29,10 +33,8 @@ pub enum Error {
     /// The file or what is stored in it is unusable in a way the store cannot repair by itself;
     /// the message says what to do.
     Damaged(String),
-    /// A session operation named a session that was never created.
-    SessionNotFound { id: String },
-    /// A session id was reused for another project.
-    SessionProjectMismatch { id: String, existing: String, requested: String },
+    /// A session operation named a session that was never created in that project.
+    SessionNotFound { id: String, project: String },
     /// `verify` found a ledger record that does not chain from the one before it.
     LedgerBroken { id: i64, reason: &'static str },
     /// `verify` found the daily totals gain reports (`ledger_daily`) disagreeing with the records
@@ -65,6 +67,20 @@ impl fmt::Display for Error {
             Error::Sqlite(source) => {
                 write!(f, "state.db query failed: {source}; if this repeats, keep a copy of state.db and report it")
             }
+            Error::FileSizeLimit { path, bytes, wal_bytes, limit: Some(limit), source } => write!(
+                f,
+                "state.db could not be written: {} ({bytes} bytes, its write-ahead log {wal_bytes}) would pass the \
+                 file-size limit of {limit} bytes the process writing it runs under (`ulimit -f`; {source}): raise \
+                 it where lean-ctxd is started and retry (what state.db held before is intact)",
+                path.display()
+            ),
+            Error::FileSizeLimit { path, bytes, wal_bytes, limit: None, source } => write!(
+                f,
+                "state.db could not be written: {} ({bytes} bytes, its write-ahead log {wal_bytes}) would pass the \
+                 largest file its file system holds ({source}): move lean-ctxd's data directory to another file \
+                 system (what state.db held before is intact)",
+                path.display()
+            ),
             Error::Io { action, path, source } if source.kind() == io::ErrorKind::FileTooLarge => write!(
                 f,
                 "could not {action} {}: {source}; the process writing it runs under a file-size limit (`ulimit \
@@ -84,14 +100,10 @@ impl fmt::Display for Error {
             ),
             Error::InvalidInput(message) => write!(f, "{message}; nothing was written"),
             Error::Damaged(message) => write!(f, "{message}"),
-            Error::SessionNotFound { id } => write!(
+            Error::SessionNotFound { id, project } => write!(
                 f,
-                "no session `{id}`: create it first with Store::touch_session (project and agent), then record into it"
-            ),
-            Error::SessionProjectMismatch { id, existing, requested } => write!(
-                f,
-                "session `{id}` belongs to project {existing}, not {requested}: use a new session id for the other \
-                 project"
+                "no session `{id}` in {project}: create it first with Store::touch_session (project and agent), then \
+                 record into it"
             ),
             Error::LedgerBroken { id, reason } => write!(
                 f,
@@ -127,6 +139,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Busy(source) | Error::Full(source) | Error::Sqlite(source) => Some(source),
+            Error::FileSizeLimit { source, .. } => Some(source),
             Error::Io { source, .. } => Some(source),
             _ => None,
         }

@@ -16,7 +16,7 @@
 
 use crate::Store;
 use crate::error::{Error, Result};
-use crate::session::{CommandKind, CommandRun, EditResult, EditRun, Note, Session};
+use crate::session::{CommandKind, CommandRun, EditResult, EditRun, Note, Session, SessionKey};
 
 /// Items of each list that rank before any second item of another list.
 const FIRST_TIER: usize = 3;
@@ -84,11 +84,13 @@ impl Store {
     /// even its header fits). Fails if the session does not exist.
     pub fn handoff(
         &self,
-        session_id: &str,
+        key: SessionKey<'_>,
         budget: HandoffBudget,
         count_tokens: &dyn Fn(&str) -> usize,
     ) -> Result<String> {
-        let session = self.session(session_id)?.ok_or_else(|| Error::SessionNotFound { id: session_id.to_owned() })?;
+        let session = self
+            .session(key)?
+            .ok_or_else(|| Error::SessionNotFound { id: key.id.to_owned(), project: key.project.to_owned() })?;
         let lists = lists(&session);
         let ranked = ranked_items(&session, &lists, budget.per_section);
         let mut fitting = String::new();
@@ -247,6 +249,8 @@ mod tests {
     use crate::session::NoteKind;
     use crate::testutil::temp_store;
 
+    const S1: SessionKey<'static> = SessionKey { project: "/repo", id: "s1" };
+
     /// A handoff's usual cap per list, and `max_tokens`.
     fn budget(max_tokens: usize) -> HandoffBudget {
         HandoffBudget { max_tokens, per_section: 10 }
@@ -257,14 +261,14 @@ mod tests {
     }
 
     fn busy_session(store: &mut Store) {
-        store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
-        store.set_task("s1", "make the parser accept CRLF input").unwrap();
+        store.touch_session(S1, "claude", now_ms()).unwrap();
+        store.set_task(S1, "make the parser accept CRLF input").unwrap();
         for i in 0..12 {
-            store.add_note("s1", NoteKind::Finding, &format!("finding number {i} about the lexer")).unwrap();
-            store.add_note("s1", NoteKind::Decision, &format!("decision number {i}")).unwrap();
-            store.add_note("s1", NoteKind::NextStep, &format!("step number {i}")).unwrap();
+            store.add_note(S1, NoteKind::Finding, &format!("finding number {i} about the lexer")).unwrap();
+            store.add_note(S1, NoteKind::Decision, &format!("decision number {i}")).unwrap();
+            store.add_note(S1, NoteKind::NextStep, &format!("step number {i}")).unwrap();
             for _ in 0..=i {
-                store.record_file("s1", &format!("src/file{i}.rs"), "full", 10, now_ms()).unwrap();
+                store.record_file(S1, &format!("src/file{i}.rs"), "full", 10, now_ms()).unwrap();
             }
         }
     }
@@ -272,11 +276,11 @@ mod tests {
     #[test]
     fn one_item_left_out_is_counted_in_the_singular() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
+        store.touch_session(S1, "claude", now_ms()).unwrap();
         for i in 0..11 {
-            store.add_note("s1", NoteKind::NextStep, &format!("step number {i}")).unwrap();
+            store.add_note(S1, NoteKind::NextStep, &format!("step number {i}")).unwrap();
         }
-        let text = store.handoff("s1", budget(100_000), &words).unwrap();
+        let text = store.handoff(S1, budget(100_000), &words).unwrap();
         assert!(text.ends_with("… not shown: 1 earlier next step (a larger limit shows more)\n"), "{text}");
     }
 
@@ -286,12 +290,12 @@ mod tests {
         busy_session(&mut store);
         for i in 0..12 {
             let result = if i % 4 == 0 { EditResult::Failed } else { EditResult::Applied };
-            store.record_edit("s1", &format!("src/edited{i}.rs"), result, now_ms()).unwrap();
+            store.record_edit(S1, &format!("src/edited{i}.rs"), result, now_ms()).unwrap();
             store
-                .record_command("s1", &format!("cargo test case_{i}"), Some(i % 2), CommandKind::Test, now_ms())
+                .record_command(S1, &format!("cargo test case_{i}"), Some(i % 2), CommandKind::Test, now_ms())
                 .unwrap();
         }
-        let everything = store.handoff("s1", budget(100_000), &words).unwrap();
+        let everything = store.handoff(S1, budget(100_000), &words).unwrap();
         assert_eq!(everything.matches("- cargo test case_").count(), 10, "{everything}");
         assert_eq!(everything.matches("- src/edited").count(), 10, "{everything}");
         assert!(everything.contains("- cargo test case_11: failed (exit 1)\n- cargo test case_10: passed"));
@@ -299,17 +303,17 @@ mod tests {
         assert!(everything.ends_with("… not shown: 2 earlier next steps, 2 earlier test runs, 2 files edited earlier, 2 earlier decisions, 2 earlier findings, 2 less touched files (a larger limit shows more)\n"), "{everything}");
         let mut previous = String::new();
         for max_tokens in 0..400 {
-            let text = store.handoff("s1", budget(max_tokens), &words).unwrap();
+            let text = store.handoff(S1, budget(max_tokens), &words).unwrap();
             assert!(words(&text) <= max_tokens, "budget {max_tokens}: {text}");
             for line in previous.lines().filter(|line| !line.starts_with("… not shown")) {
                 assert!(text.contains(line), "budget {max_tokens} dropped {line:?} that a smaller budget kept");
             }
-            assert_eq!(text, store.handoff("s1", budget(max_tokens), &words).unwrap(), "deterministic");
+            assert_eq!(text, store.handoff(S1, budget(max_tokens), &words).unwrap(), "deterministic");
             previous = text;
         }
-        assert_eq!(store.handoff("s1", budget(0), &words).unwrap(), "");
+        assert_eq!(store.handoff(S1, budget(0), &words).unwrap(), "");
         // A larger cap shows every item, and says nothing is left out.
-        let all = store.handoff("s1", HandoffBudget { max_tokens: 100_000, per_section: 50 }, &words).unwrap();
+        let all = store.handoff(S1, HandoffBudget { max_tokens: 100_000, per_section: 50 }, &words).unwrap();
         assert_eq!(all.matches("- cargo test case_").count(), 12, "{all}");
         assert!(!all.contains("not shown"), "{all}");
     }
@@ -318,7 +322,7 @@ mod tests {
     fn full_budget_shows_every_section_in_order() {
         let (_dir, mut store) = temp_store();
         busy_session(&mut store);
-        let text = store.handoff("s1", budget(10_000), &words).unwrap();
+        let text = store.handoff(S1, budget(10_000), &words).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "Handoff of session s1 (claude) in /repo");
         assert_eq!(lines[1], "Task: make the parser accept CRLF input");
@@ -341,22 +345,22 @@ mod tests {
         busy_session(&mut store);
         // Header (7 words) + task (7 words) + the 3 latest next steps, oldest of them first (with
         // title: 2 + 3 * 4 words), and the line saying what was left out (22 words).
-        let text = store.handoff("s1", budget(50), &words).unwrap();
+        let text = store.handoff(S1, budget(50), &words).unwrap();
         assert!(text.contains("Task: make the parser"), "{text}");
         assert!(text.contains("- step number 9\n- step number 10\n- step number 11\n"), "{text}");
         assert!(!text.contains("Decisions:") && !text.contains("Files"), "{text}");
         assert!(text.ends_with("… not shown: 9 earlier next steps, 12 earlier decisions, 12 earlier findings, 12 less touched files (a larger limit shows more)\n"), "{text}");
         // A first-tier file outranks a fourth next step.
-        let text = store.handoff("s1", budget(104), &words).unwrap();
+        let text = store.handoff(S1, budget(104), &words).unwrap();
         assert!(text.contains("src/file11.rs") && !text.contains("step number 8"), "{text}");
     }
 
     #[test]
     fn long_items_are_clipped_and_flattened() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "a", now_ms()).unwrap();
-        store.set_task("s1", &format!("line one\nline two {}", "x".repeat(1000))).unwrap();
-        let text = store.handoff("s1", budget(10_000), &|text: &str| text.len()).unwrap();
+        store.touch_session(S1, "a", now_ms()).unwrap();
+        store.set_task(S1, &format!("line one\nline two {}", "x".repeat(1000))).unwrap();
+        let text = store.handoff(S1, budget(10_000), &|text: &str| text.len()).unwrap();
         let task = text.lines().nth(1).unwrap();
         assert!(task.starts_with("Task: line one line two x") && task.ends_with('…'), "{task}");
         assert_eq!(task.chars().count(), "Task: ".len() + MAX_ITEM_CHARS + 1);
@@ -365,20 +369,20 @@ mod tests {
     #[test]
     fn edits_and_test_runs_are_handed_over_newest_first() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
-        store.record_edit("s1", "src/a.rs", EditResult::Applied, now_ms()).unwrap();
-        store.record_edit("s1", "src/b.rs", EditResult::Failed, now_ms()).unwrap();
-        store.record_edit("s1", "src/a.rs", EditResult::Failed, now_ms()).unwrap();
-        store.record_edit("s1", "src/a.rs", EditResult::Applied, now_ms()).unwrap();
-        store.record_edit("s1", "src/c.rs", EditResult::Applied, now_ms()).unwrap();
-        store.record_edit("s1", "src/b.rs", EditResult::Failed, now_ms()).unwrap();
-        store.record_command("s1", "cargo test -p x", Some(101), CommandKind::Test, now_ms()).unwrap();
-        store.record_command("s1", "git status", Some(0), CommandKind::Other, now_ms()).unwrap();
-        store.record_command("s1", "pytest -q", None, CommandKind::Test, now_ms()).unwrap();
-        store.record_command("s1", "cargo test -p x", Some(0), CommandKind::Test, now_ms()).unwrap();
+        store.touch_session(S1, "claude", now_ms()).unwrap();
+        store.record_edit(S1, "src/a.rs", EditResult::Applied, now_ms()).unwrap();
+        store.record_edit(S1, "src/b.rs", EditResult::Failed, now_ms()).unwrap();
+        store.record_edit(S1, "src/a.rs", EditResult::Failed, now_ms()).unwrap();
+        store.record_edit(S1, "src/a.rs", EditResult::Applied, now_ms()).unwrap();
+        store.record_edit(S1, "src/c.rs", EditResult::Applied, now_ms()).unwrap();
+        store.record_edit(S1, "src/b.rs", EditResult::Failed, now_ms()).unwrap();
+        store.record_command(S1, "cargo test -p x", Some(101), CommandKind::Test, now_ms()).unwrap();
+        store.record_command(S1, "git status", Some(0), CommandKind::Other, now_ms()).unwrap();
+        store.record_command(S1, "pytest -q", None, CommandKind::Test, now_ms()).unwrap();
+        store.record_command(S1, "cargo test -p x", Some(0), CommandKind::Test, now_ms()).unwrap();
         let piped = CommandKind::TestNotLast { last: "tail".into() };
-        store.record_command("s1", "pytest -q 2>&1 | tail -3", Some(0), piped, now_ms()).unwrap();
-        let text = store.handoff("s1", budget(10_000), &words).unwrap();
+        store.record_command(S1, "pytest -q 2>&1 | tail -3", Some(0), piped, now_ms()).unwrap();
+        let text = store.handoff(S1, budget(10_000), &words).unwrap();
         let expected = "Handoff of session s1 (claude) in /repo\n\
                         Last test runs:\n\
                         - pytest -q 2>&1 | tail -3: ran; outcome unknown: the line exited 0, and it ends with `tail`\n\
@@ -394,6 +398,9 @@ mod tests {
     #[test]
     fn unknown_session_is_an_error() {
         let (_dir, store) = temp_store();
-        assert!(matches!(store.handoff("nope", budget(400), &words), Err(Error::SessionNotFound { .. })));
+        assert!(matches!(
+            store.handoff(SessionKey { project: "/repo", id: "nope" }, budget(400), &words),
+            Err(Error::SessionNotFound { .. })
+        ));
     }
 }

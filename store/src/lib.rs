@@ -1,8 +1,8 @@
 //! `state.db`: the persistent memory of lean-ctxd in one SQLite file.
 //!
-//! It holds sessions (what an agent was doing), project knowledge (facts with history), a
-//! hash-chained token ledger with its gain reports, records of content delivered to sessions, and
-//! the index of the output archive.
+//! It holds sessions (what an agent was doing in a project), project knowledge (facts with
+//! history), a hash-chained token ledger with its gain reports, and the index of the output
+//! archive.
 //!
 //! # Output archive
 //! When lean-ctxd shortens an output for an agent, it archives the whole original so that the
@@ -37,8 +37,8 @@
 
 mod archive;
 mod db;
-mod delivery;
 mod error;
+mod file_size;
 mod gain;
 mod handoff;
 mod knowledge;
@@ -56,14 +56,15 @@ pub use archive::{
     WrittenBlob, archive_id,
 };
 pub use db::{BUSY_TIMEOUT, Check, Opened};
-pub use delivery::Delivery;
 pub use error::{Error, Result, utc};
 pub use gain::{GainRow, GroupBy, Period};
 pub use handoff::HandoffBudget;
 pub use knowledge::{DEFAULT_CATEGORY, DEFAULT_CONFIDENCE, Fact, FactState, NewFact, Remembered};
 pub use ledger::{Event, Shape};
 pub use quarantine::{Quarantined, quarantined};
-pub use session::{CommandKind, CommandRun, EditResult, EditRun, FileTouch, Note, NoteKind, Session, SessionInfo};
+pub use session::{
+    CommandKind, CommandRun, EditResult, EditRun, FileTouch, Note, NoteKind, Session, SessionInfo, SessionKey,
+};
 
 /// One connection to `state.db`. `Send`, not `Sync`: share it behind the caller's lock.
 pub struct Store {

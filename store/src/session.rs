@@ -117,62 +117,59 @@ pub struct Session {
     pub commands: Vec<CommandRun>,
 }
 
+/// A session: its id within the project it works in. The same id in two projects names two
+/// sessions, with nothing of each other's: an id the user fixes (LEAN_CTX_SESSION, set once for
+/// every shell) reaches every project they work in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SessionKey<'a> {
+    /// Root path of the project.
+    pub project: &'a str,
+    pub id: &'a str,
+}
+
 const INFO_COLUMNS: &str = "id, project, agent, created_ms, updated_ms, task";
 
 impl Store {
     /// Creates the session, or marks an existing one as active at `at_ms` (the time of the call
-    /// that touched it, which a write queued behind another process's lock makes later).
-    ///
-    /// Project and agent are fixed at creation; a session id reused for another project is
-    /// refused, because its notes would mislead whoever loads that project.
-    pub fn touch_session(&mut self, id: &str, project: &str, agent: &str, at_ms: i64) -> Result<SessionInfo> {
-        non_empty("session id", id)?;
-        non_empty("project", project)?;
+    /// that touched it, which a write queued behind another process's lock makes later). The
+    /// agent is fixed at creation.
+    pub fn touch_session(&mut self, session: SessionKey<'_>, agent: &str, at_ms: i64) -> Result<SessionInfo> {
+        non_empty("session id", session.id)?;
+        non_empty("project", session.project)?;
         let tx = self.write()?;
-        match info(&tx, id)? {
-            Some(existing) if existing.project != project => {
-                return Err(Error::SessionProjectMismatch {
-                    id: id.to_owned(),
-                    existing: existing.project,
-                    requested: project.to_owned(),
-                });
-            }
-            Some(_) => bump(&tx, id, at_ms)?,
-            None => {
-                tx.execute(
-                    "INSERT INTO sessions (id, project, agent, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?4, ?4)",
-                    params![id, project, agent, at_ms],
-                )?;
-            }
-        }
-        let touched = info(&tx, id)?.ok_or_else(|| Error::SessionNotFound { id: id.to_owned() })?;
+        tx.execute(
+            "INSERT INTO sessions (project, id, agent, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?4, ?4)
+             ON CONFLICT (project, id) DO UPDATE SET updated_ms = max(updated_ms, excluded.updated_ms)",
+            params![session.project, session.id, agent, at_ms],
+        )?;
+        let touched = info(&tx, session)?.ok_or_else(|| not_found(session))?;
         tx.commit()?;
         Ok(touched)
     }
 
     /// Sets (replaces) the task the session works on.
-    pub fn set_task(&mut self, id: &str, task: &str) -> Result<()> {
+    pub fn set_task(&mut self, session: SessionKey<'_>, task: &str) -> Result<()> {
         let tx = self.write()?;
-        bump(&tx, id, now_ms())?;
-        tx.execute("UPDATE sessions SET task = ?2 WHERE id = ?1", params![id, task])?;
+        let key = bump(&tx, session, now_ms())?;
+        tx.execute("UPDATE sessions SET task = ?2 WHERE key = ?1", params![key, task])?;
         Ok(tx.commit()?)
     }
 
     /// Adds a finding, decision or next step; returns its number among the session's notes of its
     /// kind (1 for the session's first finding), the count [`Store::session`] then shows. Notes
     /// are addressed by no number, so the row id, shared by every session, is not handed out.
-    pub fn add_note(&mut self, id: &str, kind: NoteKind, text: &str) -> Result<u64> {
+    pub fn add_note(&mut self, session: SessionKey<'_>, kind: NoteKind, text: &str) -> Result<u64> {
         non_empty("note text", text)?;
         let now = now_ms();
         let tx = self.write()?;
-        bump(&tx, id, now)?;
+        let key = bump(&tx, session, now)?;
         tx.execute(
-            "INSERT INTO session_notes (session_id, kind, text, at_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![id, kind.as_str(), text, now],
+            "INSERT INTO session_notes (session, kind, text, at_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![key, kind.as_str(), text, now],
         )?;
         let number: u64 = tx.query_row(
-            "SELECT count(*) FROM session_notes WHERE session_id = ?1 AND kind = ?2",
-            params![id, kind.as_str()],
+            "SELECT count(*) FROM session_notes WHERE session = ?1 AND kind = ?2",
+            params![key, kind.as_str()],
             |row| row.get(0),
         )?;
         tx.commit()?;
@@ -180,31 +177,38 @@ impl Store {
     }
 
     /// Records that the session touched `path` in `mode` at `at_ms`, sending `tokens` for it.
-    pub fn record_file(&mut self, id: &str, path: &str, mode: &str, tokens: u64, at_ms: i64) -> Result<()> {
+    pub fn record_file(
+        &mut self,
+        session: SessionKey<'_>,
+        path: &str,
+        mode: &str,
+        tokens: u64,
+        at_ms: i64,
+    ) -> Result<()> {
         non_empty("path", path)?;
         let tokens = sql_count("tokens", tokens)?;
         let tx = self.write()?;
-        bump(&tx, id, at_ms)?;
+        let key = bump(&tx, session, at_ms)?;
         tx.execute(
-            "INSERT INTO session_files (session_id, path, mode, tokens, count, last_ms)
+            "INSERT INTO session_files (session, path, mode, tokens, count, last_ms)
              VALUES (?1, ?2, ?3, ?4, 1, ?5)
-             ON CONFLICT (session_id, path) DO UPDATE SET
+             ON CONFLICT (session, path) DO UPDATE SET
                  mode = CASE WHEN excluded.last_ms >= last_ms THEN excluded.mode ELSE mode END,
                  tokens = tokens + excluded.tokens, count = count + 1,
                  last_ms = max(last_ms, excluded.last_ms)",
-            params![id, path, mode, tokens, at_ms],
+            params![key, path, mode, tokens, at_ms],
         )?;
         Ok(tx.commit()?)
     }
 
     /// Records an edit the session attempted on `path` at `at_ms`; returns its id.
-    pub fn record_edit(&mut self, id: &str, path: &str, result: EditResult, at_ms: i64) -> Result<i64> {
+    pub fn record_edit(&mut self, session: SessionKey<'_>, path: &str, result: EditResult, at_ms: i64) -> Result<i64> {
         non_empty("path", path)?;
         let tx = self.write()?;
-        bump(&tx, id, at_ms)?;
+        let key = bump(&tx, session, at_ms)?;
         tx.execute(
-            "INSERT INTO session_edits (session_id, path, applied, at_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![id, path, result == EditResult::Applied, at_ms],
+            "INSERT INTO session_edits (session, path, applied, at_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![key, path, result == EditResult::Applied, at_ms],
         )?;
         let edit = tx.last_insert_rowid();
         tx.commit()?;
@@ -214,7 +218,7 @@ impl Store {
     /// Records a command the session ran at `at_ms`; returns its id.
     pub fn record_command(
         &mut self,
-        id: &str,
+        session: SessionKey<'_>,
         command: &str,
         exit_code: Option<i32>,
         kind: CommandKind,
@@ -222,15 +226,15 @@ impl Store {
     ) -> Result<i64> {
         non_empty("command", command)?;
         let tx = self.write()?;
-        bump(&tx, id, at_ms)?;
+        let key = bump(&tx, session, at_ms)?;
         let ends_with = match &kind {
             CommandKind::TestNotLast { last } => Some(last.as_str()),
             CommandKind::Test | CommandKind::Other => None,
         };
         tx.execute(
-            "INSERT INTO session_commands (session_id, command, exit_code, test, ends_with, at_ms) \
+            "INSERT INTO session_commands (session, command, exit_code, test, ends_with, at_ms) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id, command, exit_code, kind.ran_tests(), ends_with, at_ms],
+            params![key, command, exit_code, kind.ran_tests(), ends_with, at_ms],
         )?;
         let run = tx.last_insert_rowid();
         tx.commit()?;
@@ -238,14 +242,23 @@ impl Store {
     }
 
     /// The session with everything recorded in it, or `None` if it does not exist.
-    pub fn session(&self, id: &str) -> Result<Option<Session>> {
+    pub fn session(&self, session: SessionKey<'_>) -> Result<Option<Session>> {
         let tx = self.read()?;
-        let Some(info) = info(&tx, id)? else { return Ok(None) };
+        let Some((key, info)) = tx
+            .query_row(
+                &format!("SELECT key, {INFO_COLUMNS} FROM sessions WHERE project = ?1 AND id = ?2"),
+                params![session.project, session.id],
+                |row| Ok((row.get::<_, i64>(0)?, info_from_row(row, 1)?)),
+            )
+            .optional()?
+        else {
+            return Ok(None);
+        };
         let mut findings = Vec::new();
         let mut decisions = Vec::new();
         let mut next_steps = Vec::new();
-        let mut notes = tx.prepare("SELECT kind, text, at_ms FROM session_notes WHERE session_id = ?1 ORDER BY id")?;
-        let mut rows = notes.query([id])?;
+        let mut notes = tx.prepare("SELECT kind, text, at_ms FROM session_notes WHERE session = ?1 ORDER BY id")?;
+        let mut rows = notes.query([key])?;
         while let Some(row) = rows.next()? {
             let kind: String = row.get(0)?;
             let note = Note { text: row.get(1)?, at_ms: row.get(2)? };
@@ -257,10 +270,10 @@ impl Store {
         }
         let files = tx
             .prepare(
-                "SELECT path, mode, tokens, count, last_ms FROM session_files WHERE session_id = ?1
+                "SELECT path, mode, tokens, count, last_ms FROM session_files WHERE session = ?1
                  ORDER BY count DESC, last_ms DESC, path",
             )?
-            .query_map([id], |row| {
+            .query_map([key], |row| {
                 Ok(FileTouch {
                     path: row.get(0)?,
                     mode: row.get(1)?,
@@ -271,8 +284,8 @@ impl Store {
             })?
             .collect::<rusqlite::Result<_>>()?;
         let edits = tx
-            .prepare("SELECT path, applied, at_ms FROM session_edits WHERE session_id = ?1 ORDER BY id")?
-            .query_map([id], |row| {
+            .prepare("SELECT path, applied, at_ms FROM session_edits WHERE session = ?1 ORDER BY id")?
+            .query_map([key], |row| {
                 let applied: bool = row.get(1)?;
                 Ok(EditRun {
                     path: row.get(0)?,
@@ -283,10 +296,10 @@ impl Store {
             .collect::<rusqlite::Result<_>>()?;
         let commands = tx
             .prepare(
-                "SELECT command, exit_code, test, ends_with, at_ms FROM session_commands WHERE session_id = ?1 \
+                "SELECT command, exit_code, test, ends_with, at_ms FROM session_commands WHERE session = ?1 \
                  ORDER BY id",
             )?
-            .query_map([id], |row| {
+            .query_map([key], |row| {
                 let test: bool = row.get(2)?;
                 let ends_with: Option<String> = row.get(3)?;
                 Ok(CommandRun {
@@ -309,50 +322,72 @@ impl Store {
         let sql =
             format!("SELECT {INFO_COLUMNS} FROM sessions WHERE project = ?1 ORDER BY updated_ms DESC, id LIMIT ?2");
         let mut statement = self.conn.prepare(&sql)?;
-        let sessions = statement.query_map(params![project, sql_limit(limit)], info_from_row)?;
+        let sessions = statement.query_map(params![project, sql_limit(limit)], |row| info_from_row(row, 0))?;
         Ok(sessions.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The projects that have a session `id`, most recently updated first, at most 3: where to
+    /// look for a session asked for in another project.
+    pub fn projects_of_session(&self, id: &str) -> Result<Vec<String>> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT project FROM sessions WHERE id = ?1 ORDER BY updated_ms DESC, project LIMIT 3")?;
+        let projects = statement.query_map([id], |row| row.get(0))?;
+        Ok(projects.collect::<rusqlite::Result<_>>()?)
     }
 
     /// The project's most recently updated session, with everything recorded in it.
     pub fn load(&self, project: &str) -> Result<Option<Session>> {
         match self.sessions(project, 1)?.into_iter().next() {
-            Some(latest) => self.session(&latest.id),
+            Some(latest) => self.session(SessionKey { project, id: &latest.id }),
             None => Ok(None),
         }
     }
 }
 
-fn info(conn: &Connection, id: &str) -> Result<Option<SessionInfo>> {
-    let sql = format!("SELECT {INFO_COLUMNS} FROM sessions WHERE id = ?1");
-    Ok(conn.query_row(&sql, [id], info_from_row).optional()?)
+fn info(conn: &Connection, session: SessionKey<'_>) -> Result<Option<SessionInfo>> {
+    let sql = format!("SELECT {INFO_COLUMNS} FROM sessions WHERE project = ?1 AND id = ?2");
+    Ok(conn.query_row(&sql, params![session.project, session.id], |row| info_from_row(row, 0)).optional()?)
 }
 
-fn info_from_row(row: &Row<'_>) -> rusqlite::Result<SessionInfo> {
+/// The session's columns, [`INFO_COLUMNS`], from column `first` of `row` on.
+fn info_from_row(row: &Row<'_>, first: usize) -> rusqlite::Result<SessionInfo> {
     Ok(SessionInfo {
-        id: row.get(0)?,
-        project: row.get(1)?,
-        agent: row.get(2)?,
-        created_ms: row.get(3)?,
-        updated_ms: row.get(4)?,
-        task: row.get(5)?,
+        id: row.get(first)?,
+        project: row.get(first + 1)?,
+        agent: row.get(first + 2)?,
+        created_ms: row.get(first + 3)?,
+        updated_ms: row.get(first + 4)?,
+        task: row.get(first + 5)?,
     })
 }
 
-/// Marks the session as updated at `now`; fails if it does not exist. `max` keeps `updated_ms` from
-/// going backwards when clocks of two processes disagree.
-fn bump(conn: &Connection, id: &str, now: i64) -> Result<()> {
-    let changed =
-        conn.execute("UPDATE sessions SET updated_ms = max(updated_ms, ?2) WHERE id = ?1", params![id, now])?;
-    if changed == 0 {
-        return Err(Error::SessionNotFound { id: id.to_owned() });
-    }
-    Ok(())
+fn not_found(session: SessionKey<'_>) -> Error {
+    Error::SessionNotFound { id: session.id.to_owned(), project: session.project.to_owned() }
+}
+
+/// Marks the session as updated at `now` and returns the number its rows refer to it by; fails if
+/// it does not exist. `max` keeps `updated_ms` from going backwards when clocks of two processes
+/// disagree.
+fn bump(conn: &Connection, session: SessionKey<'_>, now: i64) -> Result<i64> {
+    conn.query_row(
+        "UPDATE sessions SET updated_ms = max(updated_ms, ?3) WHERE project = ?1 AND id = ?2 RETURNING key",
+        params![session.project, session.id, now],
+        |row| row.get(0),
+    )
+    .optional()?
+    .ok_or_else(|| not_found(session))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testutil::temp_store;
+
+    /// The session `id` of the project most tests use.
+    fn repo(id: &str) -> SessionKey<'_> {
+        SessionKey { project: "/repo", id }
+    }
 
     fn pause() {
         // Timestamps are in milliseconds; make "later" observable.
@@ -362,34 +397,54 @@ mod tests {
     #[test]
     fn touch_creates_then_bumps() {
         let (_dir, mut store) = temp_store();
-        let created = store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
+        let created = store.touch_session(repo("s1"), "claude", now_ms()).unwrap();
         assert_eq!((created.project.as_str(), created.agent.as_str()), ("/repo", "claude"));
         assert_eq!(created.created_ms, created.updated_ms);
         pause();
-        let touched = store.touch_session("s1", "/repo", "other-agent", now_ms()).unwrap();
+        let touched = store.touch_session(repo("s1"), "other-agent", now_ms()).unwrap();
         assert_eq!(touched.created_ms, created.created_ms);
         assert!(touched.updated_ms > created.updated_ms);
         assert_eq!(touched.agent, "claude", "the agent is fixed at creation");
     }
 
+    /// An id the user fixes (LEAN_CTX_SESSION) reaches every project: its use in a second
+    /// project was refused ("session `s1` belongs to project /a"), and that project's records lost.
+    /// It is another session there, and neither sees the other's records.
     #[test]
-    fn reusing_an_id_for_another_project_is_refused() {
+    fn one_id_in_two_projects_is_two_sessions() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/a", "agent", now_ms()).unwrap();
-        let error = store.touch_session("s1", "/b", "agent", now_ms()).unwrap_err();
-        assert!(matches!(error, Error::SessionProjectMismatch { .. }), "{error}");
-        assert_eq!(store.session("s1").unwrap().unwrap().info.project, "/a");
+        let (a, b) = (SessionKey { project: "/a", id: "s1" }, SessionKey { project: "/b", id: "s1" });
+        store.touch_session(a, "claude", 1_000).unwrap();
+        store.record_file(a, "src/lib.rs", "full", 900, 1_000).unwrap();
+        store.add_note(a, NoteKind::Finding, "a's finding").unwrap();
+        let created = store.touch_session(b, "codex", 2_000).unwrap();
+        assert_eq!((created.project.as_str(), created.agent.as_str(), created.created_ms), ("/b", "codex", 2_000));
+        store.record_file(b, "src/lib.rs", "map", 40, 2_000).unwrap();
+        assert_eq!(store.add_note(b, NoteKind::Finding, "b's finding").unwrap(), 1, "b's first finding");
+
+        let in_a = store.session(a).unwrap().unwrap();
+        let in_b = store.session(b).unwrap().unwrap();
+        assert_eq!((in_a.info.project.as_str(), in_a.info.agent.as_str()), ("/a", "claude"));
+        assert_eq!(in_a.findings.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["a's finding"]);
+        assert_eq!(in_b.findings.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["b's finding"]);
+        let files = |s: &Session| s.files.iter().map(|f| (f.mode.clone(), f.tokens)).collect::<Vec<_>>();
+        assert_eq!((files(&in_a), files(&in_b)), (vec![("full".into(), 900)], vec![("map".into(), 40)]));
+        assert_eq!(store.sessions("/a", 10).unwrap().len(), 1);
+        assert!(store.session(SessionKey { project: "/c", id: "s1" }).unwrap().is_none());
+        store.touch_session(b, "codex", now_ms() + 1_000).unwrap();
+        assert_eq!(store.projects_of_session("s1").unwrap(), ["/b", "/a"], "most recent first");
+        assert!(store.projects_of_session("s2").unwrap().is_empty());
     }
 
     #[test]
     fn recording_into_a_missing_session_fails_and_writes_nothing() {
         let (_dir, mut store) = temp_store();
-        let error = store.add_note("ghost", NoteKind::Finding, "x").unwrap_err();
+        let error = store.add_note(repo("ghost"), NoteKind::Finding, "x").unwrap_err();
         assert!(matches!(error, Error::SessionNotFound { .. }), "{error}");
-        assert!(store.record_file("ghost", "a.rs", "full", 1, now_ms()).is_err());
-        assert!(store.record_command("ghost", "ls", Some(0), CommandKind::Other, now_ms()).is_err());
-        assert!(store.record_edit("ghost", "a.rs", EditResult::Applied, now_ms()).is_err());
-        assert!(store.set_task("ghost", "t").is_err());
+        assert!(store.record_file(repo("ghost"), "a.rs", "full", 1, now_ms()).is_err());
+        assert!(store.record_command(repo("ghost"), "ls", Some(0), CommandKind::Other, now_ms()).is_err());
+        assert!(store.record_edit(repo("ghost"), "a.rs", EditResult::Applied, now_ms()).is_err());
+        assert!(store.set_task(repo("ghost"), "t").is_err());
         let orphans: i64 = store.conn.query_row("SELECT count(*) FROM session_notes", [], |row| row.get(0)).unwrap();
         assert_eq!(orphans, 0);
     }
@@ -399,33 +454,33 @@ mod tests {
     #[test]
     fn an_older_record_of_a_file_keeps_the_latest_mode_and_time() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "claude", 1_000).unwrap();
-        store.record_file("s1", "src/lex.rs", "full", 900, 2_000).unwrap();
-        store.record_file("s1", "src/lex.rs", "map", 40, 1_500).unwrap();
-        let file = &store.session("s1").unwrap().unwrap().files[0];
+        store.touch_session(repo("s1"), "claude", 1_000).unwrap();
+        store.record_file(repo("s1"), "src/lex.rs", "full", 900, 2_000).unwrap();
+        store.record_file(repo("s1"), "src/lex.rs", "map", 40, 1_500).unwrap();
+        let file = &store.session(repo("s1")).unwrap().unwrap().files[0];
         assert_eq!((file.mode.as_str(), file.last_ms, file.tokens, file.count), ("full", 2_000, 940, 2));
     }
 
     #[test]
     fn records_everything_and_reads_it_back_in_order() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("s1", "/repo", "claude", now_ms()).unwrap();
-        store.set_task("s1", "fix the parser").unwrap();
-        store.add_note("s1", NoteKind::Finding, "lexer drops CR").unwrap();
-        store.add_note("s1", NoteKind::Decision, "normalize line endings first").unwrap();
-        store.add_note("s1", NoteKind::NextStep, "add a CRLF test").unwrap();
-        store.add_note("s1", NoteKind::Finding, "tests use LF only").unwrap();
-        store.record_file("s1", "src/lex.rs", "full", 900, now_ms()).unwrap();
-        store.record_file("s1", "src/parse.rs", "map", 120, now_ms()).unwrap();
-        store.record_file("s1", "src/lex.rs", "diff", 40, now_ms()).unwrap();
-        store.record_edit("s1", "src/lex.rs", EditResult::Failed, now_ms()).unwrap();
-        store.record_edit("s1", "src/lex.rs", EditResult::Applied, now_ms()).unwrap();
-        store.record_command("s1", "cargo test", Some(101), CommandKind::Test, now_ms()).unwrap();
-        store.record_command("s1", "sleep 100", None, CommandKind::Other, now_ms()).unwrap();
+        store.touch_session(repo("s1"), "claude", now_ms()).unwrap();
+        store.set_task(repo("s1"), "fix the parser").unwrap();
+        store.add_note(repo("s1"), NoteKind::Finding, "lexer drops CR").unwrap();
+        store.add_note(repo("s1"), NoteKind::Decision, "normalize line endings first").unwrap();
+        store.add_note(repo("s1"), NoteKind::NextStep, "add a CRLF test").unwrap();
+        store.add_note(repo("s1"), NoteKind::Finding, "tests use LF only").unwrap();
+        store.record_file(repo("s1"), "src/lex.rs", "full", 900, now_ms()).unwrap();
+        store.record_file(repo("s1"), "src/parse.rs", "map", 120, now_ms()).unwrap();
+        store.record_file(repo("s1"), "src/lex.rs", "diff", 40, now_ms()).unwrap();
+        store.record_edit(repo("s1"), "src/lex.rs", EditResult::Failed, now_ms()).unwrap();
+        store.record_edit(repo("s1"), "src/lex.rs", EditResult::Applied, now_ms()).unwrap();
+        store.record_command(repo("s1"), "cargo test", Some(101), CommandKind::Test, now_ms()).unwrap();
+        store.record_command(repo("s1"), "sleep 100", None, CommandKind::Other, now_ms()).unwrap();
         let piped = CommandKind::TestNotLast { last: "tail".into() };
-        store.record_command("s1", "pytest | tail -3", Some(0), piped.clone(), now_ms()).unwrap();
+        store.record_command(repo("s1"), "pytest | tail -3", Some(0), piped.clone(), now_ms()).unwrap();
 
-        let session = store.session("s1").unwrap().unwrap();
+        let session = store.session(repo("s1")).unwrap().unwrap();
         assert_eq!(session.info.task.as_deref(), Some("fix the parser"));
         let texts = |notes: &[Note]| notes.iter().map(|n| n.text.clone()).collect::<Vec<_>>();
         assert_eq!(texts(&session.findings), ["lexer drops CR", "tests use LF only"]);
@@ -452,41 +507,51 @@ mod tests {
     fn list_is_most_recent_first_and_load_returns_the_latest() {
         let (_dir, mut store) = temp_store();
         for id in ["old", "mid", "new"] {
-            store.touch_session(id, "/repo", "agent", now_ms()).unwrap();
+            store.touch_session(repo(id), "agent", now_ms()).unwrap();
             pause();
         }
-        store.touch_session("elsewhere", "/other", "agent", now_ms()).unwrap();
+        store.touch_session(SessionKey { project: "/other", id: "elsewhere" }, "agent", now_ms()).unwrap();
         let ids = |store: &Store| store.sessions("/repo", 10).unwrap().into_iter().map(|s| s.id).collect::<Vec<_>>();
         assert_eq!(ids(&store), ["new", "mid", "old"]);
         pause();
-        store.add_note("old", NoteKind::Finding, "revived").unwrap();
+        store.add_note(repo("old"), NoteKind::Finding, "revived").unwrap();
         assert_eq!(ids(&store), ["old", "new", "mid"]);
         assert_eq!(store.sessions("/repo", 2).unwrap().len(), 2);
         let loaded = store.load("/repo").unwrap().unwrap();
         assert_eq!(loaded.info.id, "old");
         assert_eq!(loaded.findings.len(), 1);
         assert!(store.load("/nothing").unwrap().is_none());
-        assert!(store.session("nope").unwrap().is_none());
+        assert!(store.session(repo("nope")).unwrap().is_none());
     }
 
     #[test]
     fn notes_are_numbered_per_session_and_kind() {
         let (_dir, mut store) = temp_store();
-        store.touch_session("a", "/repo", "agent", now_ms()).unwrap();
-        store.touch_session("b", "/repo", "agent", now_ms()).unwrap();
+        store.touch_session(repo("a"), "agent", now_ms()).unwrap();
+        store.touch_session(repo("b"), "agent", now_ms()).unwrap();
         for i in 0..3 {
-            store.add_note("a", NoteKind::Finding, &format!("a{i}")).unwrap();
+            store.add_note(repo("a"), NoteKind::Finding, &format!("a{i}")).unwrap();
         }
-        assert_eq!(store.add_note("a", NoteKind::Decision, "d").unwrap(), 1);
-        assert_eq!(store.add_note("b", NoteKind::Finding, "first of b").unwrap(), 1, "b's first finding is its #1");
-        assert_eq!(store.add_note("a", NoteKind::Finding, "a3").unwrap(), 4);
-        assert_eq!(store.session("a").unwrap().unwrap().findings.len(), 4);
+        assert_eq!(store.add_note(repo("a"), NoteKind::Decision, "d").unwrap(), 1);
+        assert_eq!(
+            store.add_note(repo("b"), NoteKind::Finding, "first of b").unwrap(),
+            1,
+            "b's first finding is its #1"
+        );
+        assert_eq!(store.add_note(repo("a"), NoteKind::Finding, "a3").unwrap(), 4);
+        assert_eq!(store.session(repo("a")).unwrap().unwrap().findings.len(), 4);
     }
 
     #[test]
     fn empty_identifiers_are_refused() {
         let (_dir, mut store) = temp_store();
-        assert!(matches!(store.touch_session("", "/p", "a", now_ms()), Err(Error::InvalidInput(_))));
-        assert!(matches!(store.touch_session("s", " ", "a", now_ms()), Err(Error::InvalidInput(_))));
+        assert!(matches!(
+            store.touch_session(SessionKey { project: "/p", id: "" }, "a", now_ms()),
+            Err(Error::InvalidInput(_))
+        ));
+        assert!(matches!(
+            store.touch_session(SessionKey { project: " ", id: "s" }, "a", now_ms()),
+            Err(Error::InvalidInput(_))
+        ));
     }
 }

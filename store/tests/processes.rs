@@ -61,7 +61,9 @@ fn event(project: &str, i: u64) -> Event<'_> {
 /// `ledger <last id>`, `fact <key> <id>` or `note <text>`.
 fn endless_writer(db: &Path) {
     let mut store = Store::open(db, Check::Everything).expect("open the store").store;
-    store.touch_session("durable", "/durable", "endless", 1_700_000_000_000).expect("create the session");
+    store
+        .touch_session(lean_ctx_store::SessionKey { project: "/durable", id: "durable" }, "endless", 1_700_000_000_000)
+        .expect("create the session");
     let mut out = std::io::stdout().lock();
     for i in 0u64.. {
         let ack = match i % 4 {
@@ -85,7 +87,13 @@ fn endless_writer(db: &Path) {
             }
             _ => {
                 let text = format!("note-{i}");
-                store.add_note("durable", NoteKind::Finding, &text).expect("add a note");
+                store
+                    .add_note(
+                        lean_ctx_store::SessionKey { project: "/durable", id: "durable" },
+                        NoteKind::Finding,
+                        &text,
+                    )
+                    .expect("add a note");
                 format!("note {text}")
             }
         };
@@ -131,7 +139,7 @@ fn acknowledged_writes_survive_sigkill() {
         let records = store.verify().expect("the chain verifies after the kill");
         // Under load the writer may be killed before it created the session; then it
         // acknowledged nothing either.
-        let session = store.session("durable").unwrap();
+        let session = store.session(lean_ctx_store::SessionKey { project: "/durable", id: "durable" }).unwrap();
         for ack in &acks {
             let parts: Vec<&str> = ack.split(' ').collect();
             match parts.as_slice() {
@@ -165,9 +173,29 @@ fn racer(db: &Path, n: u64) {
     let mut store = Store::open(db, Check::SkipLedger).expect("open the store").store;
     let project = format!("/racer{n}");
     for i in 0..RACE_ROUNDS {
-        store.touch_session("shared", "/shared", &format!("racer-{n}"), 1_700_000_000_000).unwrap();
-        store.add_note("shared", NoteKind::Finding, &format!("r{n}-{i}")).unwrap();
-        store.record_file("shared", "shared.rs", "full", 1, 1_700_000_000_000).unwrap();
+        store
+            .touch_session(
+                lean_ctx_store::SessionKey { project: "/shared", id: "shared" },
+                &format!("racer-{n}"),
+                1_700_000_000_000,
+            )
+            .unwrap();
+        store
+            .add_note(
+                lean_ctx_store::SessionKey { project: "/shared", id: "shared" },
+                NoteKind::Finding,
+                &format!("r{n}-{i}"),
+            )
+            .unwrap();
+        store
+            .record_file(
+                lean_ctx_store::SessionKey { project: "/shared", id: "shared" },
+                "shared.rs",
+                "full",
+                1,
+                1_700_000_000_000,
+            )
+            .unwrap();
         store.append(&event(&project, i)).unwrap();
         let own_key = format!("r{n}-k{i}");
         let value = format!("r{n}-{i}");
@@ -210,7 +238,7 @@ fn five_processes_lose_no_update() {
         assert_eq!((row.events, row.raw_tokens, row.sent_tokens), (RACE_ROUNDS, raw_per_racer, 40 * RACE_ROUNDS));
     }
 
-    let shared = store.session("shared").unwrap().unwrap();
+    let shared = store.session(lean_ctx_store::SessionKey { project: "/shared", id: "shared" }).unwrap().unwrap();
     assert_eq!(shared.findings.len() as u64, total);
     // The racers really overlapped: their notes interleave at least once.
     // (How often depends on the scheduler; on a loaded 2-core machine they

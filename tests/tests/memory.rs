@@ -470,14 +470,15 @@ fn session_load_status_and_handoff_show_the_session_named_and_create_none() {
     assert!(mine.contains("decision #1 recorded in fresh"), "{mine}");
     assert_eq!(listed_sessions(&home, &root), ["fresh", "newer", "older"]);
 
-    // A session of another project is not shown here: it names the project it belongs to.
+    // A session of another project is not shown here: the project that has one is named.
     let other = home.path().join("other");
     std::fs::create_dir_all(other.join(".git")).unwrap();
     for action in ["load", "status", "handoff"] {
         let out = lctx(&home, &other, false, &["session", action, "older"]);
         assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains("session `older` belongs to project"), "{action}: {stderr}");
+        let named = format!("no session `older` in {}; {} has one: ask from there", other.display(), root.display());
+        assert!(stderr.contains(&named), "{action}: {stderr}");
         assert!(out.stdout.is_empty(), "{}", describe(&out));
     }
 }

@@ -22,6 +22,7 @@ use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::guard;
 use crate::engine::project::Scope;
 use crate::engine::read::{Slot, load};
+use crate::engine::session::SessionIn;
 use crate::engine::surface::Surface;
 use crate::engine::{Caller, Engine};
 
@@ -155,7 +156,7 @@ impl Engine {
         let recorded = match &result {
             Ok(_) => EditResult::Applied,
             Err(_) => {
-                self.reader.deliveries.edit_failed(caller.session, &path);
+                self.reader.deliveries.edit_failed(SessionIn { project: &scope.root, id: caller.session }, &path);
                 EditResult::Failed
             }
         };
@@ -185,7 +186,7 @@ impl Engine {
         write_atomically(path, &new, 0o644)?;
         let text: Arc<str> = Arc::from(&*new);
         let hash = blake3::hash(text.as_bytes());
-        self.reader.deliveries.edited(caller.session, path, None, hash);
+        self.reader.deliveries.edited(SessionIn { project: &scope.root, id: caller.session }, path, None, hash);
         self.reader.cache.put(hash, Slot::Content, text);
         Ok(EditOutcome {
             path: scope.display(path),
@@ -300,7 +301,8 @@ impl Engine {
         // that had it, the new one for the session that wrote it.
         self.reader.cache.put(before.hash, Slot::Content, before.text.clone());
         self.reader.cache.put(after_hash, Slot::Content, Arc::from(after));
-        self.reader.deliveries.edited(caller.session, path, Some(before.hash), after_hash);
+        let session = SessionIn { project: &scope.root, id: caller.session };
+        self.reader.deliveries.edited(session, path, Some(before.hash), after_hash);
         Ok(outcome)
     }
 }

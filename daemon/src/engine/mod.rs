@@ -32,7 +32,7 @@ use path_locks::PathLocks;
 use paths::Dirs;
 use project::Scope;
 use read::{ReadParams, Reader, View};
-use session::Sessions;
+use session::{SessionIn, Sessions};
 use shell::jobs::Jobs;
 use tokens::Tokens;
 
@@ -148,7 +148,8 @@ impl Engine {
             |path: &std::path::Path| guard::permissions::enforce(rules.permissions.check_read(path), "ctx_read");
         let stop = cancel::Stop::new(&params.cancel, cancel::WORK_DEADLINE, &self.stopped);
         let limits = read::Limits { permit: &permit, stop: &stop, redaction: &self.guard.redaction };
-        let mut views = self.reader.read(&self.tokens, &config, &scope, caller.session, params, &limits)?;
+        let session = SessionIn { project: &scope.root, id: caller.session };
+        let mut views = self.reader.read(&self.tokens, &config, &scope, session, params, &limits)?;
         let host = guard::rules::host_for(caller.host, &config, caller.agent)?;
         for view in views.iter_mut().flatten() {
             self.guard_view(caller, &config, &scope, host, params.surface, view);
@@ -193,7 +194,8 @@ impl Engine {
         for note in &found.notes {
             tracing::info!(file = %view.path, "rule discovery: {note}");
         }
-        for rule in self.guard.rules.take_new(caller.session, found.rules) {
+        let session = SessionIn { project: &scope.root, id: caller.session };
+        for rule in self.guard.rules.take_new(session, found.rules) {
             let (body, _) = self.guard.redaction.apply(config, rule.body);
             let cost = self.tokens.count(&body) as u64;
             view.raw_tokens += cost;

@@ -1,13 +1,28 @@
-//! Sessions the daemon has seen recently, for Status.
+//! Sessions the daemon has seen recently, for Status, and [`SessionIn`], the
+//! session as what it was sent is kept.
 //!
 //! A session is named by the client (an MCP connection, a shell, a CLI
 //! `--session`); this component only remembers which ones are active. The
 //! memory issue adds the persistent session store beside it.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::locks::{self, Mutex};
+
+/// A session as the engine keys what it was sent (file contents, rule
+/// files): its id within the project of the call. The same id in two
+/// projects (LEAN_CTX_SESSION, set once for every shell) is two sessions,
+/// which may be two agents: neither holds what the other was sent, even of
+/// a file both projects reach (a project inside another, a user-level rule
+/// file), so neither is told it has it.
+#[derive(Clone, Copy, Debug)]
+pub struct SessionIn<'a> {
+    /// The project's root.
+    pub project: &'a Path,
+    pub id: &'a str,
+}
 
 /// A session with no request for this long no longer counts as active.
 const ACTIVE_FOR: Duration = Duration::from_secs(30 * 60);

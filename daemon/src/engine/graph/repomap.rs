@@ -164,11 +164,13 @@ impl Engine {
         if caller.session.is_empty() {
             return (BTreeSet::new(), Some("no session".into()));
         }
-        let session = match self.memory.with(|store| store.session(caller.session)) {
+        let project = root.display().to_string();
+        let key = lean_ctx_store::SessionKey { project: &project, id: caller.session };
+        let session = match self.memory.with(|store| store.session(key)) {
             Ok(session) => session,
             Err(e) => return (BTreeSet::new(), Some(format!("the session could not be read: {}", e.message))),
         };
-        let Some(session) = session.filter(|s| Path::new(&s.info.project) == root) else {
+        let Some(session) = session else {
             return (BTreeSet::new(), Some("this session touched no file of the project yet".into()));
         };
         let files = session.files.into_iter().map(|f| f.path).chain(session.edits.into_iter().map(|e| e.path));

@@ -9,10 +9,11 @@ use lean_ctx_guard::rules::{self, RuleFile};
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::lru::Lru;
+use crate::engine::session::SessionIn;
 use crate::engine::{Caller, Engine};
 use crate::locks::{self, Mutex};
 
-/// (session, rule file) records kept; forgetting one only means the rule
+/// (project, session, rule file) records kept; forgetting one only means the rule
 /// file is delivered once more.
 const MAX_RECORDS: usize = 20_000;
 
@@ -40,7 +41,7 @@ pub fn host_for(requested: &str, config: &Config, agent: &str) -> EngineResult<O
 
 /// Which version of each rule file each session has received.
 pub struct RuleDeliveries {
-    records: Mutex<Lru<(String, PathBuf), [u8; 32]>>,
+    records: Mutex<Lru<(PathBuf, String, PathBuf), [u8; 32]>>,
 }
 
 impl Default for RuleDeliveries {
@@ -51,15 +52,15 @@ impl Default for RuleDeliveries {
 
 impl RuleDeliveries {
     /// Whether `session` has this very version of `rule`.
-    pub fn has(&self, session: &str, rule: &RuleFile) -> bool {
-        !session.is_empty() && self.records.lock().get(&key(session, &rule.path)) == Some(rule.hash)
+    pub fn has(&self, session: SessionIn<'_>, rule: &RuleFile) -> bool {
+        !session.id.is_empty() && self.records.lock().get(&key(session, &rule.path)) == Some(rule.hash)
     }
 
     /// Keeps the rules `session` does not have yet and records them as
     /// delivered. Without a session every read delivers them: nothing says
     /// the caller has them.
-    pub fn take_new(&self, session: &str, found: Vec<RuleFile>) -> Vec<RuleFile> {
-        if session.is_empty() {
+    pub fn take_new(&self, session: SessionIn<'_>, found: Vec<RuleFile>) -> Vec<RuleFile> {
+        if session.id.is_empty() {
             return found;
         }
         let mut records = self.records.lock();
@@ -77,8 +78,8 @@ impl RuleDeliveries {
     }
 }
 
-fn key(session: &str, path: &Path) -> (String, PathBuf) {
-    (session.to_string(), path.to_path_buf())
+fn key(session: SessionIn<'_>, path: &Path) -> (PathBuf, String, PathBuf) {
+    (session.project.to_path_buf(), session.id.to_string(), path.to_path_buf())
 }
 
 /// The rule files for `file` and the notes of discovery.
@@ -125,7 +126,7 @@ impl Engine {
             .map(|rule| {
                 let session_start = !by_reads.rules.iter().any(|r| r.path == rule.path);
                 Listed {
-                    delivered: self.guard.rules.has(caller.session, &rule),
+                    delivered: self.guard.rules.has(SessionIn { project: &scope.root, id: caller.session }, &rule),
                     tokens: self.tokens.count(&rule.body) as u64,
                     path: rule.shown,
                     why: rule.why,
@@ -151,18 +152,35 @@ mod tests {
         }
     }
 
+    /// The session `id` of project /p.
+    fn s(id: &str) -> SessionIn<'_> {
+        SessionIn { project: Path::new("/p"), id }
+    }
+
     #[test]
     fn each_version_of_a_rule_file_goes_once_to_each_session() {
         let d = RuleDeliveries::default();
         let v1 = rule("/p/src/CLAUDE.md", "tabs");
-        assert_eq!(d.take_new("s", vec![v1.clone()]).len(), 1);
-        assert!(d.has("s", &v1));
-        assert!(d.take_new("s", vec![v1.clone()]).is_empty(), "unchanged: not again");
-        assert_eq!(d.take_new("other", vec![v1.clone()]).len(), 1, "another session gets its own");
+        assert_eq!(d.take_new(s("s"), vec![v1.clone()]).len(), 1);
+        assert!(d.has(s("s"), &v1));
+        assert!(d.take_new(s("s"), vec![v1.clone()]).is_empty(), "unchanged: not again");
+        assert_eq!(d.take_new(s("other"), vec![v1.clone()]).len(), 1, "another session gets its own");
         let v2 = rule("/p/src/CLAUDE.md", "spaces");
-        assert_eq!(d.take_new("s", vec![v2]).len(), 1, "changed: delivered again");
-        assert_eq!(d.take_new("", vec![v1.clone()]).len(), 1, "no session: always");
-        assert!(!d.has("", &v1));
+        assert_eq!(d.take_new(s("s"), vec![v2]).len(), 1, "changed: delivered again");
+        assert_eq!(d.take_new(s(""), vec![v1.clone()]).len(), 1, "no session: always");
+        assert!(!d.has(s(""), &v1));
+    }
+
+    /// The same id in a project inside /p (LEAN_CTX_SESSION set for every shell, maybe another
+    /// agent) was not sent the rule file /p's session had received.
+    #[test]
+    fn the_same_id_in_another_project_gets_its_own_rule_files() {
+        let d = RuleDeliveries::default();
+        let outer = rule("/p/CLAUDE.md", "tabs");
+        assert_eq!(d.take_new(s("s"), vec![outer.clone()]).len(), 1);
+        let inner = SessionIn { project: Path::new("/p/inner"), id: "s" };
+        assert!(!d.has(inner, &outer));
+        assert_eq!(d.take_new(inner, vec![outer]).len(), 1);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! ctx_session, ctx_knowledge and the ledger calls: parameter checks, the
 //! store calls, and the text an agent reads back.
 
-use lean_ctx_store::{Fact, GainRow, GroupBy, HandoffBudget, NewFact, NoteKind, Period};
+use lean_ctx_store::{Fact, GainRow, GroupBy, HandoffBudget, NewFact, NoteKind, Period, SessionKey};
 
 use super::{Unrecorded, render};
 use crate::engine::error::{EngineError, EngineResult};
@@ -107,7 +107,8 @@ impl Engine {
                 })?;
                 return match previous {
                     Some(info) => {
-                        let text = self.memory.with(|s| s.handoff(&info.id, handoff_budget(limit), &count_uncached))?;
+                        let key = SessionKey { project: &project, id: &info.id };
+                        let text = self.memory.with(|s| s.handoff(key, handoff_budget(limit), &count_uncached))?;
                         Ok(SessionAnswer { text, session_id: info.id })
                     }
                     None => answer(format!("no earlier session in {project}")),
@@ -118,37 +119,29 @@ impl Engine {
         if id.is_empty() {
             return Err(EngineError::invalid("no session: pass session_id (lctx --session ID, or LEAN_CTX_SESSION)"));
         }
+        // The same id in another project is another session.
+        let key = SessionKey { project: &project, id };
         let text = match action {
             "status" | "" | "load" | "handoff" => {
-                let Some(session) = self.memory.with(|s| s.session(id))? else {
-                    return if own && action != "load" {
-                        answer(render::session_not_started(id, &project))
-                    } else {
-                        Err(EngineError::not_found(format!(
-                            "no session `{id}`; `lctx session list` (MCP: ctx_session action list) shows this \
-                             project's sessions"
-                        )))
-                    };
+                let Some(session) = self.memory.with(|s| s.session(key))? else {
+                    if own && action != "load" {
+                        return answer(render::session_not_started(id, &project));
+                    }
+                    // Asked from the wrong directory: say where the sessions of that id are.
+                    let elsewhere = self.memory.with(|s| s.projects_of_session(id))?;
+                    return Err(EngineError::not_found(render::no_session_here(id, &project, &elsewhere)));
                 };
-                // A session belongs to one project, as its writes already insist.
-                if session.info.project != project {
-                    return Err(super::store_error(lean_ctx_store::Error::SessionProjectMismatch {
-                        id: id.to_string(),
-                        existing: session.info.project,
-                        requested: project,
-                    }));
-                }
                 if matches!(action, "status" | "") {
                     render::session_status(&session)
                 } else {
-                    self.memory.with(|s| s.handoff(id, handoff_budget(limit), &count_uncached))?
+                    self.memory.with(|s| s.handoff(key, handoff_budget(limit), &count_uncached))?
                 }
             }
             "task" => {
                 let (task, secrets) = self.masked(require("value (the task)", value, "task")?);
                 self.memory.with(|s| {
-                    s.touch_session(id, &project, caller.agent, super::now_ms())?;
-                    s.set_task(id, &task)
+                    s.touch_session(key, caller.agent, super::now_ms())?;
+                    s.set_task(key, &task)
                 })?;
                 format!("task set for {id}{}", masked_note(secrets))
             }
@@ -160,8 +153,8 @@ impl Engine {
                 };
                 let (text, secrets) = self.masked(require("value", value, action)?);
                 let n = self.memory.with(|s| {
-                    s.touch_session(id, &project, caller.agent, super::now_ms())?;
-                    s.add_note(id, kind, &text)
+                    s.touch_session(key, caller.agent, super::now_ms())?;
+                    s.add_note(key, kind, &text)
                 })?;
                 let what = if action == "next" { "next step" } else { action };
                 format!("{what} #{n} recorded in {id}{}", masked_note(secrets))

@@ -148,7 +148,8 @@ impl Db {
             *slot = Some(opened.store);
         }
         let store = slot.as_mut().expect("opened above");
-        f(store).map_err(|e| self.store_failure(e))
+        let result = f(store);
+        result.map_err(|e| self.store_failure(store.explained(e)))
     }
 
     /// Counts ledger events of `tools` as lost, for `why` (kept if they are the first).
@@ -307,14 +308,12 @@ pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
     use lean_ctx_store::Error as E;
     let kind = match &e {
         E::Busy(_) => ErrorKind::Unavailable,
-        // Not the daemon's fault and not retryable until the user frees space.
-        E::Full(_) => ErrorKind::ResourceExhausted,
+        // Not the daemon's fault and not retryable until the user frees space or raises the limit.
+        E::Full(_) | E::FileSizeLimit { .. } => ErrorKind::ResourceExhausted,
         E::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => ErrorKind::ResourceExhausted,
         E::InvalidInput(_) => ErrorKind::InvalidArgument,
         E::SessionNotFound { .. } | E::ArchiveNotFound { .. } => ErrorKind::NotFound,
-        E::SessionProjectMismatch { .. } | E::NewerSchema { .. } | E::ArchiveExpired { .. } => {
-            ErrorKind::FailedPrecondition
-        }
+        E::NewerSchema { .. } | E::ArchiveExpired { .. } => ErrorKind::FailedPrecondition,
         _ => ErrorKind::Internal,
     };
     EngineError::new(kind, e.to_string())

@@ -32,6 +32,19 @@ pub fn session_status(s: &Session) -> String {
     out
 }
 
+/// A session id this project has no session of, with the projects that have one (most recent
+/// first), so that asking from the wrong directory says where to ask.
+pub fn no_session_here(id: &str, project: &str, elsewhere: &[String]) -> String {
+    let list = "`lctx session list` (MCP: ctx_session action list) shows this project's sessions";
+    match elsewhere {
+        [] => format!("no session `{id}`; {list}"),
+        [other] => format!("no session `{id}` in {project}; {other} has one: ask from there; {list}"),
+        others => {
+            format!("no session `{id}` in {project}; {} have one: ask from there; {list}", others.join(", "))
+        }
+    }
+}
+
 /// status and handoff of the caller's own session before anything was
 /// recorded in it: it is created by its first read, edit, command or note.
 pub fn session_not_started(id: &str, project: &str) -> String {

@@ -398,7 +398,10 @@ mod tests {
         std::thread::sleep(Duration::from_millis(500));
         holder.execute_batch("ROLLBACK").unwrap();
 
-        let session = memory.with(|s| s.session("s1")).unwrap().expect("the session is written");
+        let session = memory
+            .with(|s| s.session(lean_ctx_store::SessionKey { project: "/p", id: "s1" }))
+            .unwrap()
+            .expect("the session is written");
         let late = called + 400;
         let times = [session.info.created_ms, session.info.updated_ms, session.files[0].last_ms];
         let commands: Vec<_> = session.commands.iter().map(|c| (c.command.as_str(), c.at_ms < late)).collect();
@@ -430,6 +433,6 @@ mod tests {
         assert_eq!(lost.events(), 2);
         assert_eq!(lost.writes.get("session record"), Some(&2));
         assert!(lost.error.starts_with("state.db stayed locked by another process"), "{}", lost.error);
-        assert!(memory.with(|s| s.session("s1")).unwrap().is_none());
+        assert!(memory.with(|s| s.session(lean_ctx_store::SessionKey { project: "/p", id: "s1" })).unwrap().is_none());
     }
 }

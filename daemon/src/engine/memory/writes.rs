@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use lean_ctx_store::{ArchiveEntry, CommandKind, EditResult, Store, WrittenBlob};
+use lean_ctx_store::{ArchiveEntry, CommandKind, EditResult, SessionKey, Store, WrittenBlob};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[derive(Serialize, Deserialize)]
@@ -50,12 +50,13 @@ impl Write {
     pub(super) fn apply(&self, store: &mut Store) -> lean_ctx_store::Result<()> {
         match self {
             Write::Session { id, project, agent, at_ms, record } => {
-                store.touch_session(id, project, agent, *at_ms)?;
+                let session = SessionKey { project, id };
+                store.touch_session(session, agent, *at_ms)?;
                 match record {
-                    Record::File { path, mode, tokens } => store.record_file(id, path, mode, *tokens, *at_ms),
-                    Record::Edit { path, result } => store.record_edit(id, path, *result, *at_ms).map(drop),
+                    Record::File { path, mode, tokens } => store.record_file(session, path, mode, *tokens, *at_ms),
+                    Record::Edit { path, result } => store.record_edit(session, path, *result, *at_ms).map(drop),
                     Record::Command { command, exit_code, kind } => {
-                        store.record_command(id, command, Some(*exit_code), kind.clone(), *at_ms).map(drop)
+                        store.record_command(session, command, Some(*exit_code), kind.clone(), *at_ms).map(drop)
                     }
                 }
             }

@@ -1,5 +1,5 @@
-//! What each session holds of each file: for every (session, canonical
-//! path), the hash of the content it last received or wrote, and whether it
+//! What each session holds of each file: for every (project, session,
+//! canonical path), the hash of the content it last received or wrote, and whether it
 //! holds that content whole.
 //!
 //! A session holds a content *whole* when it received all of it (full, line
@@ -19,6 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::engine::lru::Lru;
+use crate::engine::session::SessionIn;
 use crate::locks::{self, Mutex};
 
 /// Records kept; the oldest are forgotten first (which only costs a full
@@ -55,7 +56,7 @@ impl Held {
 }
 
 pub struct Deliveries {
-    records: Mutex<Lru<(String, PathBuf), Held>>,
+    records: Mutex<Lru<(PathBuf, String, PathBuf), Held>>,
 }
 
 impl Default for Deliveries {
@@ -67,15 +68,15 @@ impl Default for Deliveries {
 impl Deliveries {
     /// What `session` holds of `path`. Requests without a session hold
     /// nothing.
-    pub fn held(&self, session: &str, path: &Path) -> Option<Held> {
-        if session.is_empty() {
+    pub fn held(&self, session: SessionIn<'_>, path: &Path) -> Option<Held> {
+        if session.id.is_empty() {
             return None;
         }
         self.records.lock().get(&key(session, path))
     }
 
-    pub fn record(&self, session: &str, path: &Path, held: Held) {
-        if session.is_empty() {
+    pub fn record(&self, session: SessionIn<'_>, path: &Path, held: Held) {
+        if session.id.is_empty() {
             return;
         }
         self.records.lock().insert(key(session, path), held, 1);
@@ -87,8 +88,8 @@ impl Deliveries {
     /// diff base if it held nothing. If it held another version, the file
     /// changed since it last saw it: that version stays its diff base, so
     /// its next `diff` shows that change too rather than "no change".
-    pub fn edited(&self, session: &str, path: &Path, before: Option<blake3::Hash>, after: blake3::Hash) {
-        if session.is_empty() {
+    pub fn edited(&self, session: SessionIn<'_>, path: &Path, before: Option<blake3::Hash>, after: blake3::Hash) {
+        if session.id.is_empty() {
             return;
         }
         let mut records = self.records.lock();
@@ -108,8 +109,8 @@ impl Deliveries {
     /// `session` never received what was recorded for `path` (its call was
     /// dropped): it holds nothing of it now, so its next read sends the
     /// content, and no diff is made against a base it may not have.
-    pub fn forget(&self, session: &str, path: &Path) {
-        if session.is_empty() {
+    pub fn forget(&self, session: SessionIn<'_>, path: &Path) {
+        if session.id.is_empty() {
             return;
         }
         self.records.lock().remove(&key(session, path));
@@ -117,8 +118,8 @@ impl Deliveries {
 
     /// An edit of `path` by `session` failed: its next read sends the
     /// content, never a stub. What it held stays its diff base.
-    pub fn edit_failed(&self, session: &str, path: &Path) {
-        if session.is_empty() {
+    pub fn edit_failed(&self, session: SessionIn<'_>, path: &Path) {
+        if session.id.is_empty() {
             return;
         }
         let mut records = self.records.lock();
@@ -134,33 +135,53 @@ impl Deliveries {
     }
 }
 
-fn key(session: &str, path: &Path) -> (String, PathBuf) {
-    (session.to_string(), path.to_path_buf())
+fn key(session: SessionIn<'_>, path: &Path) -> (PathBuf, String, PathBuf) {
+    (session.project.to_path_buf(), session.id.to_string(), path.to_path_buf())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The session `id` of project /p.
+    fn s(id: &str) -> SessionIn<'_> {
+        SessionIn { project: Path::new("/p"), id }
+    }
+
+    /// A session id used in a project inside another (LEAN_CTX_SESSION set for every shell)
+    /// held what it was sent in the outer one: a read in the inner project got "[unchanged]" for
+    /// a file that session never received there.
+    #[test]
+    fn the_same_id_in_another_project_holds_nothing_of_this_one() {
+        let d = Deliveries::default();
+        let v1 = blake3::hash(b"1");
+        let path = Path::new("/p/inner/a.rs");
+        d.record(s("s"), path, Held::whole(v1));
+        let inner = SessionIn { project: Path::new("/p/inner"), id: "s" };
+        assert_eq!(d.held(inner, path), None);
+        d.record(inner, path, Held::diff_base(v1));
+        assert_eq!(d.held(s("s"), path), Some(Held::whole(v1)), "each keeps its own");
+    }
+
     #[test]
     fn an_edit_keeps_a_whole_holding_whole_and_anything_else_a_diff_base() {
         let d = Deliveries::default();
         let (v1, v2, v3) = (blake3::hash(b"1"), blake3::hash(b"2"), blake3::hash(b"3"));
         let path = Path::new("/p/a.rs");
-        d.record("s", path, Held::whole(v1));
-        d.edited("s", path, Some(v1), v2);
-        assert_eq!(d.held("s", path), Some(Held::whole(v2)), "it wrote the change to what it had");
-        d.edited("s", path, Some(v1), v3);
+        d.record(s("s"), path, Held::whole(v1));
+        d.edited(s("s"), path, Some(v1), v2);
+        assert_eq!(d.held(s("s"), path), Some(Held::whole(v2)), "it wrote the change to what it had");
+        d.edited(s("s"), path, Some(v1), v3);
         let v2_base = Held::whole(v2).no_longer_whole();
-        assert_eq!(d.held("s", path), Some(v2_base), "the file changed since v2: v2, read whole, stays the base");
-        d.edited("s", path, Some(v2), v1);
-        assert_eq!(d.held("s", path), Some(Held::diff_base(v1)), "a diff base of what it edited");
-        d.edited("other", path, Some(v3), v1);
-        assert_eq!(d.held("other", path), Some(Held::diff_base(v1)), "it held nothing");
-        d.edited("new", Path::new("/p/new.rs"), None, v1);
-        assert_eq!(d.held("new", Path::new("/p/new.rs")), Some(Held::whole(v1)), "it wrote all of it");
-        d.edited("", path, None, v1);
-        assert_eq!(d.held("", path), None, "no session, no record");
+        assert_eq!(d.held(s("s"), path), Some(v2_base), "the file changed since v2: v2, read whole, stays the base");
+        d.edited(s("s"), path, Some(v2), v1);
+        assert_eq!(d.held(s("s"), path), Some(Held::diff_base(v1)), "a diff base of what it edited");
+        d.edited(s("other"), path, Some(v3), v1);
+        assert_eq!(d.held(s("other"), path), Some(Held::diff_base(v1)), "it held nothing");
+        d.edited(s("new"), Path::new("/p/new.rs"), None, v1);
+        assert_eq!(d.held(s("new"), Path::new("/p/new.rs")), Some(Held::whole(v1)), "it wrote all of it");
+        d.edited(s(""), path, None, v1);
+        assert_eq!(d.held(s(""), path), None, "no session, no record");
     }
 
     #[test]
@@ -168,10 +189,10 @@ mod tests {
         let d = Deliveries::default();
         let v1 = blake3::hash(b"1");
         let path = Path::new("/p/a.rs");
-        d.edit_failed("s", path);
-        assert_eq!(d.held("s", path), None);
-        d.record("s", path, Held::whole(v1));
-        d.edit_failed("s", path);
-        assert_eq!(d.held("s", path), Some(Held::whole(v1).no_longer_whole()), "it still read that version whole");
+        d.edit_failed(s("s"), path);
+        assert_eq!(d.held(s("s"), path), None);
+        d.record(s("s"), path, Held::whole(v1));
+        d.edit_failed(s("s"), path);
+        assert_eq!(d.held(s("s"), path), Some(Held::whole(v1).no_longer_whole()), "it still read that version whole");
     }
 }

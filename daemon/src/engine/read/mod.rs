@@ -29,6 +29,7 @@ use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::guard::redaction::Redaction;
 use crate::engine::project::Scope;
+use crate::engine::session::SessionIn;
 use crate::engine::surface::Surface;
 use crate::engine::tokens::Tokens;
 
@@ -137,7 +138,7 @@ impl Reader {
         tokens: &Tokens,
         config: &Config,
         scope: &Scope,
-        session: &str,
+        session: SessionIn<'_>,
         params: &ReadParams,
         limits: &Limits<'_>,
     ) -> EngineResult<Vec<Result<View, EngineError>>> {
@@ -237,7 +238,7 @@ impl Reader {
         &self,
         tokens: &Tokens,
         scope: &Scope,
-        session: &str,
+        session: SessionIn<'_>,
         loaded: &Loaded,
         asked: &Mode,
         params: &ReadParams,
@@ -349,7 +350,7 @@ impl Reader {
 
     /// Records what the session now holds, keeping the content as the base
     /// of its next diff.
-    fn keep(&self, session: &str, file: &Loaded, held: Held) {
+    fn keep(&self, session: SessionIn<'_>, file: &Loaded, held: Held) {
         self.deliveries.record(session, &file.path, held);
         self.cache.put(file.hash, Slot::Content, file.text.clone());
     }
