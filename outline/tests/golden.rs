@@ -2250,7 +2250,9 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
         " 35-38 companion object",
         "  36 const val MAX_LINES = 200",
         "45-48 sealed interface CartEvent",
-        "50 fun <T> List<T>.secondOrNull(): T? = getOrNull(1)",
+        // A body after `=` or in braces on the head's line is no part of the signature.
+        "50 fun <T> List<T>.secondOrNull(): T?",
+        " 63-64 suspend fun save(cart: Cart, force: Boolean): Unit",
         "52 typealias CartId = String",
     ] {
         assert!(kotlin.lines().any(|shown| shown.starts_with(line)), "no line starting `{line}`:\n{kotlin}");
@@ -2258,11 +2260,38 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     // A body on the type's line: its members are listed, as from lines of their own.
     let members = "\n54 interface CartCache\n 54 fun get(id: CartId): Cart?\n 54 fun put(cart: Cart)\n 54 fun evict(id: CartId)\n";
     assert!(kotlin.contains(members), "{kotlin}");
+    assert!(!kotlin.contains("= getOrNull") && !kotlin.contains("Unit {}"), "{kotlin}");
     assert!(!kotlin.contains("val cached") && !kotlin.contains("val updated"), "{kotlin}");
     let shell = check_text("deploy.sh", TextFormat::Code(KeywordFamily::Shell));
     let names: Vec<&str> = shell.lines().skip(1).collect();
     // Two functions alike but for the name share a line, as everywhere.
     assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
+}
+
+/// A function's head ends at its signature: the body written on its line (`= x + 1`, `= ???`,
+/// `{}`, `{ a; b }`) is left out, so a long one-line body no longer fills the line in place of
+/// the signature, and an empty type body (`class Subscription {}`) is not shown.
+#[test]
+fn keyword_heads_end_before_a_body_on_their_line() {
+    let general = TextFormat::Code(KeywordFamily::General);
+    let scala = check_text("RateLimiter.scala", general);
+    let kotlin = check_text("EventBus.kt", general);
+    let shown = [
+        (&scala, " 12 def allowed(key: String): Boolean"),
+        (&scala, " 16 def recent(key: String): Vector[Long]"),
+        (&scala, " 18-20 def reset(): Unit"),
+        (&scala, " 22 def reportTo(sink: String): Unit"),
+        (&scala, " 26 val DefaultLimit: Int = 100"),
+        (&scala, " 28 def apply(clock: Clock): RateLimiter"),
+        (&kotlin, "3 class Subscription"),
+        (&kotlin, " 12 fun subscribe(listener: Listener): Subscription"),
+        (&kotlin, " 14 fun clear()"),
+        (&kotlin, " 16 fun count(): Int"),
+        (&kotlin, " 18-20 fun publish(name: String)"),
+    ];
+    for (view, line) in shown {
+        assert!(view.lines().any(|shown| shown == line), "no line `{line}`:\n{view}");
+    }
 }
 
 /// A head whose parameters go on over the next lines is shown with all of them, in every
@@ -2456,31 +2485,34 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             "7-9 void main()",
             "11-14 Future<Map<String, int>> loadCounts(String path) async",
             " 20 static const Duration debounce = Duration(milliseconds: 300)",
-            " 23 State<SettingsPage> createState() => _SettingsPageState()",
-            " 29 bool get isDirty => _dirty",
+            " 23 State<SettingsPage> createState()",
+            " 29 bool get isDirty",
             " 31-33 set dirty(bool value)",
             " 36-39 Widget build(BuildContext context)",
             " 41-44 Future<void> _save() async",
             " 48 String? validate(String value)",
-            " 52 String get label => name.toUpperCase()",
+            " 52 String get label",
             "55-66 class Settings",
             " 59 Settings(this.name, {this.retries = maxRetries})",
             " 61 Settings.defaults() : this('default')",
             " 63-65 factory Settings.fromJson(Map<String, dynamic> json)",
-            // A body on the head's line, a mixin's member too.
-            " 70 set position(int value) { offset = value; }",
-            " 71 void move(int dx) { offset += dx; }",
-            " 72 Future<List<int>> pending() async { return []; }",
-            " 73 void reset() {}",
+            // A body on the head's line, a mixin's member too, is left out.
+            " 70 set position(int value)",
+            " 71 void move(int dx)",
+            " 72 Future<List<int>> pending() async",
+            " 73 void reset()",
             // Parameters from the line after the name, one a line.
             "78-84 Future<void> saveSettings(SettingsStore store, Settings settings, { bool notify = true, }) async",
             " 89-96 Widget buildField(BuildContext context, String label,)",
             // Operators, named `operator+` (QA: `Point operator +(Point o) => …` was in neither view).
-            " 103 Offset operator +(Offset other) => Offset(dx + other.dx)",
-            " 104 bool operator ==(Object other) => other is Offset && other.dx == dx",
+            " 103 Offset operator +(Offset other)",
+            " 104 bool operator ==(Object other)",
             " 105-107 double operator [](int i)",
         ],
     );
+    for body in ["=> _", "=> name", "{ offset", "{ return", "{}", "=> Offset", "=> other"] {
+        assert!(!dart.contains(body), "{body}:\n{dart}");
+    }
     // Members of a body on the type's line.
     assert!(dart.contains("\n76 abstract class SettingsStore\n 76 Future<Settings> read()\n 76 Future<void> write(Settings settings)\n"), "{dart}");
     assert!(!dart.contains("final int retries"), "{dart}");
@@ -2493,7 +2525,7 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             "13 def reactNativeVersion = safeExtGet('reactNativeVersion', '0.76.0')",
             "26-29 String resolveNodeModule(String name)",
             "31-34 task copyNativeLibs(type: Copy)",
-            "41 task cleanLibs(type: Delete) { delete \"$buildDir/libs\" }",
+            "41 task cleanLibs(type: Delete)",
         ],
     );
     assert!(!gradle.contains("def dir") && !gradle.contains("project("), "{gradle}");
@@ -2513,15 +2545,18 @@ fn keyword_outline_reads_groovy_braces_on_their_own_line() {
             " 25-28 void publish(String channel)",
             " 30-33 static Map parse(String json)",
             "36-40 def call(Map config)",
-            // A body on the head's line.
-            " 44 String label(String prefix) { \"${prefix}${name}\" }",
-            " 45 static Channel of(String name) { new Channel(name: name) }",
-            " 46 private List<String> members() { [] }",
-            " 47 Map<String, Integer> counts() { [:] }",
-            " 48 void close() {}",
-            "51 void main(String[] args) { println 'release notes' }",
+            // A body on the head's line is left out.
+            " 44 String label(String prefix)",
+            " 45 static Channel of(String name)",
+            " 46 private List<String> members()",
+            " 47 Map<String, Integer> counts()",
+            " 48 void close()",
+            "51 void main(String[] args)",
         ],
     );
+    for body in ["{ \"", "{ new", "{ [", "{}", "{ println"] {
+        assert!(!groovy.contains(body), "{body}:\n{groovy}");
+    }
     assert!(!groovy.contains("def log") && !groovy.contains("def notes"), "{groovy}");
 }
 

@@ -11,6 +11,7 @@
 //! [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text inside code.
 
 mod embedded_text;
+mod function_head;
 mod general;
 mod head;
 mod lua;
@@ -144,7 +145,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         let signature = match (table, line.split_once('=')) {
             (Table::Named, Some((target, _))) => signature_line(target),
             (Table::Named, None) => name.clone(),
-            _ => signature_line(head.trim_end_matches('[').trim_end()),
+            _ => head_signature(head.trim_end_matches('[').trim_end(), kind, family),
         };
         let mut definition = Definition {
             kind,
@@ -194,8 +195,8 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
 
 /// The members of a type whose body is on its `head` line, on line `number`, and the type's
 /// signature: its head, with the parts of the body that define nothing (an enum's values, a Dart
-/// field) kept in braces (`enum Color { RED, GREEN }`). `None` without a body there, or when it
-/// defines nothing.
+/// field) kept in braces (`enum Color { RED, GREEN }`), an empty body left out (`class A {}` is
+/// `class A`). `None` without a body there, or when it holds values and defines nothing.
 fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, Vec<Definition>)> {
     let (type_head, parts) = one_line_body::split(head)?;
     let mut members = Vec::new();
@@ -205,7 +206,7 @@ fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, 
             Some((kind, name)) => members.push(Definition {
                 kind,
                 name,
-                signature: signature_line(part),
+                signature: head_signature(part, kind, family),
                 uncut: None,
                 start_line: number,
                 head_line: number,
@@ -215,7 +216,9 @@ fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, 
             None => kept.push(part),
         }
     }
-    if members.is_empty() {
+    // An empty body (`class A {}`) is none to show; a body of values, with no member, is kept
+    // whole on the type's line.
+    if members.is_empty() && !kept.is_empty() {
         return None;
     }
     let signature = match kept.is_empty() {
@@ -223,6 +226,16 @@ fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, 
         false => signature_line(&format!("{type_head} {{ {} }}", kept.join(" "))),
     };
     Some((signature, members))
+}
+
+/// The signature of a definition of `kind` whose head is `head`: a function's ends before the
+/// body written on its line (see [`function_head`]).
+fn head_signature(head: &str, kind: Kind, family: Family) -> String {
+    let function = matches!(kind, Kind::Function | Kind::Constructor);
+    match function && matches!(family, Family::General | Family::Typed) {
+        true => signature_line(function_head::without_body(head, family)),
+        false => signature_line(head),
+    }
 }
 
 /// Each definition runs to the line before the next one indented as much or less that does not
