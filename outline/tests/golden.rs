@@ -2467,6 +2467,14 @@ fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
                   45-47 shapes[\"unregister\"] = function(name)\n\
                   49-53 setmetatable(shapes, {…})\n 50-52 __call = function(_, name, ...)\n";
     assert!(lua.ends_with(tables), "{lua}");
+    // A function set on a table outside its constructor is named by its path, which search reads
+    // its table from (`shapes.register` finds it, not only `register`).
+    let source = std::fs::read_to_string(fixture_path("text/shapes.lua")).unwrap();
+    let mut names = Vec::new();
+    all_names(&lean_ctx_outline::keyword_outline(&source, KeywordFamily::Lua), &mut names);
+    for name in ["shapes.register", "shapes.unregister", "_init", "area"] {
+        assert!(names.iter().any(|found| found == name), "{name}: {names:?}");
+    }
 }
 
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)

@@ -5,7 +5,7 @@
 //! bound to a local in a body (`local f = function`) a local: neither is listed.
 
 use super::Table;
-use super::general::{assigned_function, name};
+use super::general::name;
 use crate::model::Kind;
 
 /// Where a line is: what a function assigned there is.
@@ -33,15 +33,39 @@ pub(super) fn definition(line: &str, place: Place) -> Option<(Kind, String, Tabl
         return (!functions.is_empty()).then(|| (Kind::Function, functions.join(", "), Table::No));
     }
     let function = match place {
-        Place::File => bracketed_field_function(line),
+        Place::File => bracketed_field_function(line).or_else(|| path_function(line).map(|(path, _)| path)),
         Place::Table => member_function(line),
         Place::Body => bracketed_field_function(line).or_else(|| {
-            let (target, _) = line.split_once('=')?;
-            let field = target.contains(['.', ':']) && !target.starts_with("local ");
-            field.then(|| assigned_function(line)).flatten()
+            let (path, assigned) = path_function(line)?;
+            (!assigned || path.contains(['.', ':'])).then_some(path)
         }),
     };
-    function.map(|(kind, name)| (kind, name, Table::No))
+    function.map(|name| (Kind::Function, name, Table::No))
+}
+
+/// A function named by the path it is called by, and whether it is assigned to it: `function
+/// M.load(path)`, `function M:bar(x)`, `local function helper()` (not assigned), `M.load =
+/// function(path)`, `local f = function()` (assigned). The path is kept whole (`M:bar`, `M.load`):
+/// search reads the table it is a member of and its own name from it, as from JavaScript's
+/// `exports.parse`, so `bar`, `M.bar` and `M:bar` each find it.
+fn path_function(line: &str) -> Option<(String, bool)> {
+    let line = line.strip_prefix("local ").unwrap_or(line).trim_start();
+    let (path, assigned) = match line.strip_prefix("function") {
+        Some(rest) if rest.starts_with(char::is_whitespace) => {
+            let rest = rest.trim_start();
+            (&rest[..rest.find('(')?], false)
+        }
+        _ => {
+            let (target, value) = line.split_once('=')?;
+            let value = value.trim_start().strip_prefix("function")?;
+            value.trim_start().starts_with('(').then_some((target, true))?
+        }
+    };
+    let path = path.trim();
+    let named = path.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && path.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c))
+        && !path.ends_with(['.', ':']);
+    named.then(|| (path.to_string(), assigned))
 }
 
 /// The table a line's constructor opens, and what follows its `{` on the line: `local t = {`,
@@ -124,21 +148,22 @@ fn key(target: &str) -> Option<&str> {
 }
 
 /// A function set as a table's field by its key in brackets, `M["load"] = function(` or
-/// `M['load'] = function(` (the general rules read `M.load = function(` only), named by the key.
-fn bracketed_field_function(line: &str) -> Option<(Kind, String)> {
+/// `M['load'] = function(`, named as [`path_function`] names `M.load = function(`: `M.load`.
+fn bracketed_field_function(line: &str) -> Option<String> {
     let (target, value) = line.split_once('=')?;
     let target = target.trim_end();
     let (table, field) = target.split_at(target.find('[')?);
     let table_named = !table.is_empty() && table.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
     let name = key(field).filter(|name| table_named && !name.starts_with('['))?;
-    value.trim_start().strip_prefix("function")?.trim_start().starts_with('(').then(|| (Kind::Function, name.into()))
+    let function = value.trim_start().strip_prefix("function")?.trim_start().starts_with('(');
+    function.then(|| format!("{table}.{name}"))
 }
 
 /// A table constructor's function, `key = function(` or `["key"] = function(`.
-fn member_function(line: &str) -> Option<(Kind, String)> {
+fn member_function(line: &str) -> Option<String> {
     let (target, value) = line.split_once('=')?;
     let name = key(target.trim())?;
-    value.trim_start().strip_prefix("function")?.trim_start().starts_with('(').then(|| (Kind::Function, name.into()))
+    value.trim_start().strip_prefix("function")?.trim_start().starts_with('(').then(|| name.into())
 }
 
 /// The keys of the functions in a table constructor written on one line (`text`: what follows its

@@ -385,8 +385,19 @@ mod tests {
         // Perl's documentation is prose, whatever its words.
         let perl = "package Tool;\n\n=head1 USAGE\n\nsub in_pod { }\n\n=cut\n\nsub run {\n}\n";
         assert_eq!(outline(perl, Family::General), ["1-1 Module Tool", "9-10 Function run"]);
-        let lua = "local M = {}\nfunction M.load(path)\nend\nlocal function helper() end\n";
-        assert_eq!(outline(lua, Family::Lua), ["2-3 Function load", "4-4 Function helper"]);
+        // A table's function is named by its path, its table's name and its own, in either form.
+        let lua = "local M = {}\nfunction M.load(path)\nend\nlocal function helper() end\nfunction M:bar(x)\nend\n\
+                   M.baz = function(y) end\nM['quoted'] = function() end\n";
+        assert_eq!(
+            outline(lua, Family::Lua),
+            [
+                "2-3 Function M.load",
+                "4-4 Function helper",
+                "5-6 Function M:bar",
+                "7-7 Function M.baz",
+                "8-8 Function M.quoted"
+            ]
+        );
         let elixir = "defmodule App.Repo do\n  def get(id), do: id\n  defp check(x), do: x\nend\n";
         assert_eq!(
             outline(elixir, Family::General),
