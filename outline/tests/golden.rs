@@ -1317,6 +1317,30 @@ fn c_fields_and_enumerators() {
 /// A variable or a function's local declaring a named type in place (`struct seen { … }
 /// *seen_table;`) lists the type with its fields, which code names (`struct seen *`), and the
 /// variable after it; a table's initial value is left out of its line.
+/// A C variable's declarator stays whole on a long line: its name and every dimension, what
+/// they hold too (`mixer_scratch_frames_of_every_channel[sizeof(…) * (…)]` said neither the size nor what it is counted
+/// in); the initializer is left out.
+#[test]
+fn c_array_declarators_stay_whole() {
+    let views = check(
+        "c/tables.c",
+        Language::C,
+        &[
+            "mixer_channel_names",
+            "mixer_scratch_frames_of_every_channel",
+            "mixer_gain_table_for_each_output_channel_and_volume_step",
+            "mixer_channel_count",
+        ],
+    );
+    for line in [
+        "8-10 static const char *const mixer_channel_names[MIXER_CHANNEL_KIND_COUNT]",
+        "12 static float mixer_scratch_frames_of_every_channel[sizeof(struct mixer_frame_header) * (MIXER_CHANNELS + MIXER_HEADROOM_FRAMES)]",
+        "14-16 const unsigned short mixer_gain_table_for_each_output_channel_and_volume_step[MIXER_GAIN_STEPS(MIXER_CHANNELS)][MIXER_CHANNELS]",
+    ] {
+        assert!(views.signatures.lines().any(|shown| shown == line), "no line `{line}` in\n{}", views.signatures);
+    }
+}
+
 #[test]
 fn c_types_defined_in_declarations() {
     let views = check(
