@@ -2501,6 +2501,19 @@ fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
     }
 }
 
+/// A table whose first functions are written on the line that opens it (`local Queue =
+/// setmetatable({ new = function(cls, capacity)`, the body on the lines below) lists them under
+/// it with the rest: the line was read as that one function, its head joined with its body up to
+/// the call's `)`, and the table's other functions were not listed.
+#[test]
+fn keyword_outline_lists_the_functions_on_a_tables_first_line() {
+    let lua = check_text("queue.lua", TextFormat::Code(KeywordFamily::Lua));
+    let tables = "\n4-16 local Queue\n 4-7 new = function(cls, capacity)\n 9-15 push = function(self, value)\n\
+                  19-25 local Stack\n 19 size = function(self)\n 19-21 push = function(self, value)\n 22-24 pop = function(self)\n\
+                  27-32 function Queue:pop()\n34-36 function Queue.is_queue(value)\n";
+    assert!(lua.ends_with(tables), "{lua}");
+}
+
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
 /// async {`, a getter), which the outline lists, and constructors by their class's name (`const
 /// Foo(…)`, `Foo.named(…)`, `factory Foo.fromJson(…)`); Groovy's `def x = …` is a variable, a

@@ -7,14 +7,16 @@
 //!
 //! This module nests what is found and ends it; [`head`] joins a head's parameter lines,
 //! [`general`] reads a line's keywords and name, and
-//! one module a family or language reads what no keyword starts ([`typed`], [`lua`], [`php`],
-//! [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text inside code.
+//! one module a family or language reads what no keyword starts ([`typed`], [`lua`] with
+//! [`lua_blocks`], [`php`], [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text
+//! inside code, and [`function_head`] where a function's head ends before a body on its line.
 
 mod embedded_text;
 mod function_head;
 mod general;
 mod head;
 mod lua;
+mod lua_blocks;
 mod one_line_body;
 mod perl;
 mod php;
@@ -113,14 +115,14 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         // test for a definition, which reads it (`void save(` is a function where its parameters
         // close); elsewhere only for a line the test, reading the line, finds one on.
         let mut head = None;
+        let place = match parent.map(|parent| found[parent].3) {
+            Some(Table::Named | Table::Anonymous) => lua::Place::Table,
+            _ if in_type => lua::Place::File,
+            _ => lua::Place::Body,
+        };
         let found_here = if constants[index] {
             constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
         } else if family == Family::Lua {
-            let place = match parent.map(|parent| found[parent].3) {
-                Some(Table::Named | Table::Anonymous) => lua::Place::Table,
-                _ if in_type => lua::Place::File,
-                _ => lua::Place::Body,
-            };
             lua::definition(line.trim(), place)
                 .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
         } else if family == Family::Typed {
@@ -166,8 +168,12 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             found.push((indent, parent, definition, table));
             continue;
         }
-        open.push(found.len());
+        let owner = found.len();
+        open.push(owner);
         found.push((indent, parent, definition, table));
+        if family == Family::Lua && table != Table::No && open.len() < MAX_NESTING {
+            push_head_entries(&mut found, &mut open, owner, &lines, index, place);
+        }
     }
     set_ends(&mut found, &lines, &text);
     // Children after their parents in `found`: moved into them from the last one back, so each
@@ -191,6 +197,42 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     }
     roots.reverse();
     roots
+}
+
+/// The functions of the Lua table `found[owner]` written on its line `lines[index]` ([`lua::head_entries`]),
+/// as its members. One whose body ends on the line is that line, and is indented past any line,
+/// so that the next line ends it; the last, whose body goes on below, stays open, indented as the
+/// line where its body closes (its `end,` among the table's next entries), which ends it.
+fn push_head_entries(
+    found: &mut Vec<(usize, Option<usize>, Definition, Table)>,
+    open: &mut Vec<usize>,
+    owner: usize,
+    lines: &[&str],
+    index: usize,
+    place: lua::Place,
+) {
+    let number = found[owner].2.start_line;
+    for entry in lua::head_entries(lines[index].trim(), place) {
+        let definition = Definition {
+            kind: Kind::Function,
+            name: entry.key,
+            signature: entry.signature,
+            uncut: None,
+            start_line: number,
+            head_line: number,
+            end_line: number,
+            children: Vec::new(),
+        };
+        if entry.closed {
+            found.push((usize::MAX, Some(owner), definition, Table::No));
+            continue;
+        }
+        let mut below = lines[index + 1..].iter().filter(|line| !line.trim().is_empty()).map(|line| indentation(line));
+        let body = below.next().unwrap_or(0);
+        let closing = below.find(|&indent| indent < body).unwrap_or(body.saturating_sub(1));
+        open.push(found.len());
+        found.push((closing, Some(owner), definition, Table::No));
+    }
 }
 
 /// The members of a type whose body is on its `head` line, on line `number`, and the type's
