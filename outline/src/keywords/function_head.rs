@@ -1,9 +1,12 @@
 //! A function's head without the body written on its line: Kotlin's `fun f() {}` and `fun g(x:
-//! Int) = x + 1`, Scala's `def inc(x: Int): Int = x + 1`, Dart's `String get name => _name;`.
+//! Int) = x + 1`, Scala's `def inc(x: Int): Int = x + 1`, Dart's `String get name => _name;`,
+//! Lua's `short = function(call) return call.name end`.
 //! The signature is the head: a body kept in it made the line code, and a long one pushed the
 //! line past its length with the signature cut short behind it.
 
 use super::Family;
+use super::lua_blocks::block_end;
+use crate::text::closing;
 
 /// `head` up to the body it opens on its line: a `{` or a lone `=` outside brackets and strings
 /// (in Dart and Groovy also `=>`), the whole head when it opens none. A default value inside the
@@ -55,6 +58,22 @@ pub(super) fn without_body(head: &str, family: Family) -> &str {
     head
 }
 
+/// A Lua function's `head` up to the `)` that closes its parameters, when the body after them
+/// is the rest of the line (`short = function(call) return call.name end`, `local function
+/// helper() end`); the whole head when it holds more (a one-line table's functions, `{ a =
+/// function() end, b = function() end }`, named by all of them).
+pub(super) fn lua_without_body(head: &str) -> &str {
+    let Some(function) = head.find("function") else { return head };
+    let text = &head[function..];
+    let Some(open) = text.find('(') else { return head };
+    let Some(close) = closing(&text[open + 1..], '(', ')') else { return head };
+    let rest_of_line = block_end(text).is_none_or(|end| text[end..].trim_start_matches([',', ';', ' ']).is_empty());
+    match rest_of_line {
+        true => &head[..function + open + 1 + close + 1],
+        false => head,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +104,14 @@ mod tests {
             general("@Query(\"SELECT a WHERE b = {c}\") fun f(): Int = 1"),
             "@Query(\"SELECT a WHERE b = {c}\") fun f(): Int"
         );
+    }
+
+    #[test]
+    fn a_lua_body_on_the_head_line_is_left_out() {
+        assert_eq!(lua_without_body("short = function(call) return call.name end,"), "short = function(call)");
+        assert_eq!(lua_without_body("local function helper(a, b) end"), "local function helper(a, b)");
+        assert_eq!(lua_without_body("function M.load(path)"), "function M.load(path)");
+        let table = "local t = { a = function(s) return s end, b = function(s) return s end }";
+        assert_eq!(lua_without_body(table), table);
     }
 }

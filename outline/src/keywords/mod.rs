@@ -274,9 +274,10 @@ fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, 
 /// body written on its line (see [`function_head`]).
 fn head_signature(head: &str, kind: Kind, family: Family) -> String {
     let function = matches!(kind, Kind::Function | Kind::Constructor);
-    match function && matches!(family, Family::General | Family::Typed) {
-        true => signature_line(function_head::without_body(head, family)),
-        false => signature_line(head),
+    match family {
+        Family::General | Family::Typed if function => signature_line(function_head::without_body(head, family)),
+        Family::Lua if function => signature_line(function_head::lua_without_body(head)),
+        _ => signature_line(head),
     }
 }
 
