@@ -1683,6 +1683,14 @@ fn data_keys_show_the_keys_of_their_mappings() {
     );
     let toml = "top = { inline = 1, table = 2 }\n\n[server]\nhost = \"h\"\nport = 1\n";
     assert_eq!(render_map(&outline(Language::Toml, toml)), "1 top {inline, table}\n3-5 [server] {host, port}\n");
+    // Keys that hold deeper ones on one line, or on lines that follow each other, are one span.
+    let json = "{\"a\": {\"b\": {\"c\": 1, \"d\": 2}}, \"e\": {\"f\": {\"g\": 3}}}\n";
+    assert_eq!(
+        render_map(&outline(Language::Json, json)),
+        "[3 nested keys not listed, in line 1; read those lines (lines:1) for them]\n1 a {b}\n1 e {f}\n"
+    );
+    let yaml = "a:\n  b:\n    c: 1\ne:\n  f:\n    g: 3\n";
+    assert!(render_map(&outline(Language::Yaml, yaml)).starts_with("[2 nested keys not listed, in lines 1-6; read"));
 }
 
 #[test]
