@@ -2509,16 +2509,29 @@ fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
     }
 }
 
+/// Functions alike but for their names share a line; those of one object or table write its path
+/// once in signatures (`api.{get, put}`), and each its whole name in the map, where no signature
+/// shows the path.
+#[test]
+fn a_run_of_one_objects_functions_writes_its_path_once() {
+    let source = "var api = {};\napi.get = function (a) {};\napi.put = function (a) {};\nother.x = function (a) {};\n";
+    let views = outline(Language::JavaScript, source);
+    assert_eq!(render_signatures(&views), "2-3 api.{get, put} = function (a)\n4 other.x = function (a)\n");
+    assert_eq!(render_map(&views), "2-3 fn {api.get, api.put}\n4 fn other.x\n");
+}
+
 /// A table whose first functions are written on the line that opens it (`local Queue =
 /// setmetatable({ new = function(cls, capacity)`, the body on the lines below) lists them under
 /// it with the rest: the line was read as that one function, its head joined with its body up to
-/// the call's `)`, and the table's other functions were not listed.
+/// the call's `)`, and the table's other functions were not listed. A run of one table's
+/// functions alike but for their names is one line, the table's path written once (`function
+/// Queue:{pop, size, is_empty}()`, not `function {Queue:pop, Queue:size, …}()`).
 #[test]
 fn keyword_outline_lists_the_functions_on_a_tables_first_line() {
     let lua = check_text("queue.lua", TextFormat::Code(KeywordFamily::Lua));
     let tables = "\n4-16 local Queue\n 4-7 new = function(cls, capacity)\n 9-15 push = function(self, value)\n\
                   19-25 local Stack\n 19 size = function(self)\n 19-21 push = function(self, value)\n 22-24 pop = function(self)\n\
-                  27-32 function Queue:pop()\n34-36 function Queue.is_queue(value)\n";
+                  27-40 function Queue:{pop, size, is_empty}()\n42-44 function Queue.is_queue(value)\n";
     assert!(lua.ends_with(tables), "{lua}");
 }
 
