@@ -157,7 +157,12 @@ impl View {
     /// One line for a run of definitions whose signatures differ only in the name: the signature
     /// once with the names in braces (`#[test] fn {parses_empty, parses_one}()`), or the label.
     fn shaped(self, shape: &Shape, definitions: &[Definition]) -> String {
-        let names: Vec<String> = definitions.iter().map(|definition| shape.quoted(&definition.name)).collect();
+        // The map shows no signature around the names, so no path before them: each is whole.
+        let name = |definition| match self {
+            View::Signatures => shape.name_of(definition),
+            View::Map => shape.quoted(&definition.name),
+        };
+        let names: Vec<String> = definitions.iter().map(name).collect();
         let names = format!("{{{}}}", names.join(", "));
         match self {
             View::Signatures => format!("{}{names}{}", shape.before, shape.after),
@@ -501,6 +506,9 @@ struct Shape<'d> {
     before: &'d str,
     after: &'d str,
     quote: Option<char>,
+    /// Whether the names vary by their last part only, the path before it being the shape's
+    /// (see [`member_shape_of`]).
+    members: bool,
 }
 
 impl Shape<'_> {
@@ -511,18 +519,46 @@ impl Shape<'_> {
             None => name.to_string(),
         }
     }
+
+    /// The part of `definition`'s name the shape varies by, quoted as written.
+    fn name_of(&self, definition: &Definition) -> String {
+        match self.members {
+            true => self.quoted(own_name(&definition.name)),
+            false => self.quoted(&definition.name),
+        }
+    }
+}
+
+/// The last part of a name that is a path to a member (`isalpha` of Lua's `stringx.isalpha`,
+/// `close` of `SW:close`).
+fn own_name(name: &str) -> &str {
+    name.rsplit(['.', ':']).next().unwrap_or(name)
 }
 
 /// The signature of a definition with nothing nested, split at the first whole-word occurrence of
 /// its name.
 fn shape_of(definition: &Definition) -> Option<Shape<'_>> {
+    split_at_name(definition, &definition.name, false)
+}
+
+/// [`shape_of`] a member named by its path (Lua's `function stringx.isalpha(s)`), split at the
+/// path's last part: a run of one table's members reads `function stringx.{isalpha, isdigit}(s)`,
+/// its path written once. `None` for a name that is no path.
+fn member_shape_of(definition: &Definition) -> Option<Shape<'_>> {
+    let own = own_name(&definition.name);
+    (own.len() < definition.name.len()).then(|| split_at_name(definition, own, true)).flatten()
+}
+
+/// `definition`'s signature split at the first whole-word occurrence of `name`, its name or the
+/// last part of it (`members`).
+fn split_at_name<'d>(definition: &'d Definition, name: &str, members: bool) -> Option<Shape<'d>> {
     // Headings, keys and tables are text whose siblings differ by design; fields and exports have
     // lines of their own.
     let prose = matches!(definition.kind, Kind::Heading | Kind::Key | Kind::Table | Kind::Field | Kind::Export);
     if prose || !definition.children.is_empty() {
         return None;
     }
-    let (signature, name) = (definition.signature.as_str(), definition.name.as_str());
+    let signature = definition.signature.as_str();
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let (at, _) = signature
         .match_indices(name)
@@ -530,8 +566,8 @@ fn shape_of(definition: &Definition) -> Option<Shape<'_>> {
     let (before, after) = (&signature[..at], &signature[at + name.len()..]);
     let quote = before.chars().last().filter(|quote| matches!(quote, '\'' | '"') && after.starts_with(*quote));
     Some(match quote {
-        Some(quote) => Shape { before: &before[..at - 1], after: &after[1..], quote: Some(quote) },
-        None => Shape { before, after, quote: None },
+        Some(quote) => Shape { before: &before[..at - 1], after: &after[1..], quote: Some(quote), members },
+        None => Shape { before, after, quote: None, members },
     })
 }
 
@@ -550,20 +586,25 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
     if !bodiless(first) {
         return None;
     }
-    let first_shape = shape_of(first)?;
-    // A name defined again (Ruby's `if … def clock_time … else def clock_time …`) ends the run:
-    // `{a, b, b}` would read as a typo, and each definition keeps a line that names it.
-    let mut names = HashSet::from([first.name.as_str()]);
-    let run = 1 + definitions[1..]
-        .iter()
-        .take_while(|next| {
-            next.kind == first.kind
-                && names.insert(next.name.as_str())
-                && bodiless(next)
-                && shape_of(next).as_ref() == Some(&first_shape)
-        })
-        .count();
-    (run >= 2).then_some((run, first_shape))
+    // Members of one path share it (`stringx.{isalpha, isdigit}`); others (`{self.keywords,
+    // reset!}`) vary by their whole names.
+    let run_of = |shape: fn(&Definition) -> Option<Shape<'_>>| {
+        let first_shape = shape(first)?;
+        // A name defined again (Ruby's `if … def clock_time … else def clock_time …`) ends the
+        // run: `{a, b, b}` would read as a typo, and each definition keeps a line that names it.
+        let mut names = HashSet::from([first.name.as_str()]);
+        let run = 1 + definitions[1..]
+            .iter()
+            .take_while(|next| {
+                next.kind == first.kind
+                    && names.insert(next.name.as_str())
+                    && bodiless(next)
+                    && shape(next).as_ref() == Some(&first_shape)
+            })
+            .count();
+        (run >= 2).then_some((run, first_shape))
+    };
+    run_of(member_shape_of).or_else(|| run_of(shape_of))
 }
 
 /// A run of at least two constants, or of variables, whose signatures start alike up to the name

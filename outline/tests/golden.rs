@@ -1317,6 +1317,30 @@ fn c_fields_and_enumerators() {
 /// A variable or a function's local declaring a named type in place (`struct seen { … }
 /// *seen_table;`) lists the type with its fields, which code names (`struct seen *`), and the
 /// variable after it; a table's initial value is left out of its line.
+/// A C variable's declarator stays whole on a long line: its name and every dimension, what
+/// they hold too (`mixer_scratch_frames_of_every_channel[sizeof(…) * (…)]` said neither the size nor what it is counted
+/// in); the initializer is left out.
+#[test]
+fn c_array_declarators_stay_whole() {
+    let views = check(
+        "c/tables.c",
+        Language::C,
+        &[
+            "mixer_channel_names",
+            "mixer_scratch_frames_of_every_channel",
+            "mixer_gain_table_for_each_output_channel_and_volume_step",
+            "mixer_channel_count",
+        ],
+    );
+    for line in [
+        "8-10 static const char *const mixer_channel_names[MIXER_CHANNEL_KIND_COUNT]",
+        "12 static float mixer_scratch_frames_of_every_channel[sizeof(struct mixer_frame_header) * (MIXER_CHANNELS + MIXER_HEADROOM_FRAMES)]",
+        "14-16 const unsigned short mixer_gain_table_for_each_output_channel_and_volume_step[MIXER_GAIN_STEPS(MIXER_CHANNELS)][MIXER_CHANNELS]",
+    ] {
+        assert!(views.signatures.lines().any(|shown| shown == line), "no line `{line}` in\n{}", views.signatures);
+    }
+}
+
 #[test]
 fn c_types_defined_in_declarations() {
     let views = check(
@@ -1659,6 +1683,14 @@ fn data_keys_show_the_keys_of_their_mappings() {
     );
     let toml = "top = { inline = 1, table = 2 }\n\n[server]\nhost = \"h\"\nport = 1\n";
     assert_eq!(render_map(&outline(Language::Toml, toml)), "1 top {inline, table}\n3-5 [server] {host, port}\n");
+    // Keys that hold deeper ones on one line, or on lines that follow each other, are one span.
+    let json = "{\"a\": {\"b\": {\"c\": 1, \"d\": 2}}, \"e\": {\"f\": {\"g\": 3}}}\n";
+    assert_eq!(
+        render_map(&outline(Language::Json, json)),
+        "[3 nested keys not listed, in line 1; read those lines (lines:1) for them]\n1 a {b}\n1 e {f}\n"
+    );
+    let yaml = "a:\n  b:\n    c: 1\ne:\n  f:\n    g: 3\n";
+    assert!(render_map(&outline(Language::Yaml, yaml)).starts_with("[2 nested keys not listed, in lines 1-6; read"));
 }
 
 #[test]
@@ -2250,7 +2282,9 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
         " 35-38 companion object",
         "  36 const val MAX_LINES = 200",
         "45-48 sealed interface CartEvent",
-        "50 fun <T> List<T>.secondOrNull(): T? = getOrNull(1)",
+        // A body after `=` or in braces on the head's line is no part of the signature.
+        "50 fun <T> List<T>.secondOrNull(): T?",
+        " 63-64 suspend fun save(cart: Cart, force: Boolean): Unit",
         "52 typealias CartId = String",
     ] {
         assert!(kotlin.lines().any(|shown| shown.starts_with(line)), "no line starting `{line}`:\n{kotlin}");
@@ -2258,11 +2292,38 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     // A body on the type's line: its members are listed, as from lines of their own.
     let members = "\n54 interface CartCache\n 54 fun get(id: CartId): Cart?\n 54 fun put(cart: Cart)\n 54 fun evict(id: CartId)\n";
     assert!(kotlin.contains(members), "{kotlin}");
+    assert!(!kotlin.contains("= getOrNull") && !kotlin.contains("Unit {}"), "{kotlin}");
     assert!(!kotlin.contains("val cached") && !kotlin.contains("val updated"), "{kotlin}");
     let shell = check_text("deploy.sh", TextFormat::Code(KeywordFamily::Shell));
     let names: Vec<&str> = shell.lines().skip(1).collect();
     // Two functions alike but for the name share a line, as everywhere.
     assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
+}
+
+/// A function's head ends at its signature: the body written on its line (`= x + 1`, `= ???`,
+/// `{}`, `{ a; b }`) is left out, so a long one-line body no longer fills the line in place of
+/// the signature, and an empty type body (`class Subscription {}`) is not shown.
+#[test]
+fn keyword_heads_end_before_a_body_on_their_line() {
+    let general = TextFormat::Code(KeywordFamily::General);
+    let scala = check_text("RateLimiter.scala", general);
+    let kotlin = check_text("EventBus.kt", general);
+    let shown = [
+        (&scala, " 12 def allowed(key: String): Boolean"),
+        (&scala, " 16 def recent(key: String): Vector[Long]"),
+        (&scala, " 18-20 def reset(): Unit"),
+        (&scala, " 22 def reportTo(sink: String): Unit"),
+        (&scala, " 26 val DefaultLimit: Int = 100"),
+        (&scala, " 28 def apply(clock: Clock): RateLimiter"),
+        (&kotlin, "3 class Subscription"),
+        (&kotlin, " 12 fun subscribe(listener: Listener): Subscription"),
+        (&kotlin, " 14 fun clear()"),
+        (&kotlin, " 16 fun count(): Int"),
+        (&kotlin, " 18-20 fun publish(name: String)"),
+    ];
+    for (view, line) in shown {
+        assert!(view.lines().any(|shown| shown == line), "no line `{line}`:\n{view}");
+    }
 }
 
 /// A head whose parameters go on over the next lines is shown with all of them, in every
@@ -2401,8 +2462,8 @@ fn keyword_outline_lists_the_functions_lua_tables_hold() {
         &lua,
         &[
             "8-13 local formats",
-            " 9 short = function(call) return call.name end",
-            " 10-12 long = function(call)",
+            // Without the body on its line, a one-line function is shaped as its sibling is.
+            " 9-12 {short, long} = function(call)",
             "15 local colors = { plain = function(s) return s end, bold = function(s)",
             "17-42 recorder.new = function(callback)",
             " 22-34 local r",
@@ -2438,6 +2499,40 @@ fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
                   45-47 shapes[\"unregister\"] = function(name)\n\
                   49-53 setmetatable(shapes, {…})\n 50-52 __call = function(_, name, ...)\n";
     assert!(lua.ends_with(tables), "{lua}");
+    // A function set on a table outside its constructor is named by its path, which search reads
+    // its table from (`shapes.register` finds it, not only `register`).
+    let source = std::fs::read_to_string(fixture_path("text/shapes.lua")).unwrap();
+    let mut names = Vec::new();
+    all_names(&lean_ctx_outline::keyword_outline(&source, KeywordFamily::Lua), &mut names);
+    for name in ["shapes.register", "shapes.unregister", "_init", "area"] {
+        assert!(names.iter().any(|found| found == name), "{name}: {names:?}");
+    }
+}
+
+/// Functions alike but for their names share a line; those of one object or table write its path
+/// once in signatures (`api.{get, put}`), and each its whole name in the map, where no signature
+/// shows the path.
+#[test]
+fn a_run_of_one_objects_functions_writes_its_path_once() {
+    let source = "var api = {};\napi.get = function (a) {};\napi.put = function (a) {};\nother.x = function (a) {};\n";
+    let views = outline(Language::JavaScript, source);
+    assert_eq!(render_signatures(&views), "2-3 api.{get, put} = function (a)\n4 other.x = function (a)\n");
+    assert_eq!(render_map(&views), "2-3 fn {api.get, api.put}\n4 fn other.x\n");
+}
+
+/// A table whose first functions are written on the line that opens it (`local Queue =
+/// setmetatable({ new = function(cls, capacity)`, the body on the lines below) lists them under
+/// it with the rest: the line was read as that one function, its head joined with its body up to
+/// the call's `)`, and the table's other functions were not listed. A run of one table's
+/// functions alike but for their names is one line, the table's path written once (`function
+/// Queue:{pop, size, is_empty}()`, not `function {Queue:pop, Queue:size, …}()`).
+#[test]
+fn keyword_outline_lists_the_functions_on_a_tables_first_line() {
+    let lua = check_text("queue.lua", TextFormat::Code(KeywordFamily::Lua));
+    let tables = "\n4-16 local Queue\n 4-7 new = function(cls, capacity)\n 9-15 push = function(self, value)\n\
+                  19-25 local Stack\n 19 size = function(self)\n 19-21 push = function(self, value)\n 22-24 pop = function(self)\n\
+                  27-40 function Queue:{pop, size, is_empty}()\n42-44 function Queue.is_queue(value)\n";
+    assert!(lua.ends_with(tables), "{lua}");
 }
 
 /// Dart and Groovy declare functions by their return type (`void main()`, `Future<…> load(…)
@@ -2456,31 +2551,34 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             "7-9 void main()",
             "11-14 Future<Map<String, int>> loadCounts(String path) async",
             " 20 static const Duration debounce = Duration(milliseconds: 300)",
-            " 23 State<SettingsPage> createState() => _SettingsPageState()",
-            " 29 bool get isDirty => _dirty",
+            " 23 State<SettingsPage> createState()",
+            " 29 bool get isDirty",
             " 31-33 set dirty(bool value)",
             " 36-39 Widget build(BuildContext context)",
             " 41-44 Future<void> _save() async",
             " 48 String? validate(String value)",
-            " 52 String get label => name.toUpperCase()",
+            " 52 String get label",
             "55-66 class Settings",
             " 59 Settings(this.name, {this.retries = maxRetries})",
             " 61 Settings.defaults() : this('default')",
             " 63-65 factory Settings.fromJson(Map<String, dynamic> json)",
-            // A body on the head's line, a mixin's member too.
-            " 70 set position(int value) { offset = value; }",
-            " 71 void move(int dx) { offset += dx; }",
-            " 72 Future<List<int>> pending() async { return []; }",
-            " 73 void reset() {}",
+            // A body on the head's line, a mixin's member too, is left out.
+            " 70 set position(int value)",
+            " 71 void move(int dx)",
+            " 72 Future<List<int>> pending() async",
+            " 73 void reset()",
             // Parameters from the line after the name, one a line.
             "78-84 Future<void> saveSettings(SettingsStore store, Settings settings, { bool notify = true, }) async",
             " 89-96 Widget buildField(BuildContext context, String label,)",
             // Operators, named `operator+` (QA: `Point operator +(Point o) => …` was in neither view).
-            " 103 Offset operator +(Offset other) => Offset(dx + other.dx)",
-            " 104 bool operator ==(Object other) => other is Offset && other.dx == dx",
+            " 103 Offset operator +(Offset other)",
+            " 104 bool operator ==(Object other)",
             " 105-107 double operator [](int i)",
         ],
     );
+    for body in ["=> _", "=> name", "{ offset", "{ return", "{}", "=> Offset", "=> other"] {
+        assert!(!dart.contains(body), "{body}:\n{dart}");
+    }
     // Members of a body on the type's line.
     assert!(dart.contains("\n76 abstract class SettingsStore\n 76 Future<Settings> read()\n 76 Future<void> write(Settings settings)\n"), "{dart}");
     assert!(!dart.contains("final int retries"), "{dart}");
@@ -2493,7 +2591,7 @@ fn keyword_outline_lists_functions_declared_by_their_return_type() {
             "13 def reactNativeVersion = safeExtGet('reactNativeVersion', '0.76.0')",
             "26-29 String resolveNodeModule(String name)",
             "31-34 task copyNativeLibs(type: Copy)",
-            "41 task cleanLibs(type: Delete) { delete \"$buildDir/libs\" }",
+            "41 task cleanLibs(type: Delete)",
         ],
     );
     assert!(!gradle.contains("def dir") && !gradle.contains("project("), "{gradle}");
@@ -2513,15 +2611,18 @@ fn keyword_outline_reads_groovy_braces_on_their_own_line() {
             " 25-28 void publish(String channel)",
             " 30-33 static Map parse(String json)",
             "36-40 def call(Map config)",
-            // A body on the head's line.
-            " 44 String label(String prefix) { \"${prefix}${name}\" }",
-            " 45 static Channel of(String name) { new Channel(name: name) }",
-            " 46 private List<String> members() { [] }",
-            " 47 Map<String, Integer> counts() { [:] }",
-            " 48 void close() {}",
-            "51 void main(String[] args) { println 'release notes' }",
+            // A body on the head's line is left out.
+            " 44 String label(String prefix)",
+            " 45 static Channel of(String name)",
+            " 46 private List<String> members()",
+            " 47 Map<String, Integer> counts()",
+            " 48 void close()",
+            "51 void main(String[] args)",
         ],
     );
+    for body in ["{ \"", "{ new", "{ [", "{}", "{ println"] {
+        assert!(!groovy.contains(body), "{body}:\n{groovy}");
+    }
     assert!(!groovy.contains("def log") && !groovy.contains("def notes"), "{groovy}");
 }
 

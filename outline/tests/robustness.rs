@@ -105,8 +105,8 @@ fn keyword_heads_left_open_are_joined_within_a_bound() {
     let general = format!("{calls}fun wide(\n{wide}) {{}}\nfun after() {{}}\n");
     let typed = format!("{calls}void wide(\n{wide}) {{}}\nvoid after() {{}}\n");
     let cases: [(KeywordFamily, &str, &[&str]); 2] = [
-        (KeywordFamily::General, &general, &["fun wide", "fun after() {}"]),
-        (KeywordFamily::Typed, &typed, &["void after() {}"]),
+        (KeywordFamily::General, &general, &["fun wide", "fun after()"]),
+        (KeywordFamily::Typed, &typed, &["void after()"]),
     ];
     for (family, source, expected) in cases {
         let definitions = keyword_outline(source, family);

@@ -130,13 +130,17 @@ pub(crate) struct Qualified<'p> {
     pub(crate) name: &'p str,
 }
 
-/// The parts of a qualified pattern (`Query::fetch`, `Server.Shutdown`, `a::b::C`: the
-/// qualifier is all before the last separator), when it has a qualifier and a name.
+/// The parts of a qualified pattern (`Query::fetch`, `Server.Shutdown`, `a::b::C`, Lua's method
+/// `M:bar`: the qualifier is all before the last separator), when it has a qualifier and a name.
 pub(crate) fn qualified(pattern: &str) -> Option<Qualified<'_>> {
     let pattern = pattern.trim();
-    let (qualifier, name) = pattern.rsplit_once("::").or_else(|| pattern.rsplit_once('.'))?;
-    let mut parts: Vec<&str> =
-        qualifier.split("::").flat_map(|part| part.split('.')).map(str::trim).filter(|p| !p.is_empty()).collect();
+    let (qualifier, name) = pattern.rsplit_once("::").or_else(|| pattern.rsplit_once(['.', ':']))?;
+    let mut parts: Vec<&str> = qualifier
+        .split("::")
+        .flat_map(|part| part.split(['.', ':']))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
     let owner = parts.pop()?;
     (!name.is_empty()).then_some(Qualified { qualifier, owner, places: parts, name })
 }

@@ -47,7 +47,7 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
         // Code without a grammar here: what its views list (Kotlin, PHP, shell…).
         (None, TextFormat::Code(family)) => {
             let mut symbols = Vec::new();
-            walk(&lean_ctx_outline::keyword_outline(text, family), None, &mut symbols);
+            walk(&lean_ctx_outline::keyword_outline(text, family), None, text, &mut symbols);
             return Extraction { symbols, extra: None };
         }
         // Prose holds no definitions: `class that represents…` in a reStructuredText page is a
@@ -55,8 +55,8 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
         (None, _) if is_prose(path) => return Extraction { symbols: Vec::new(), extra: None },
         (None, _) => return Extraction { symbols: fallback(path, text), extra: None },
     };
-    /// `owner`: the definition `defs` are members of.
-    fn walk(defs: &[Definition], owner: Option<&Definition>, out: &mut Vec<Symbol>) {
+    /// `owner`: the definition `defs` are members of; `text`: the file's.
+    fn walk(defs: &[Definition], owner: Option<&Definition>, text: &str, out: &mut Vec<Symbol>) {
         // Whether `defs` are a struct's or class's members.
         let in_type = owner.is_some_and(|owner| matches!(owner.kind, Kind::Struct | Kind::Class));
         let owner = owner.map(|owner| owner.owner_name().to_string());
@@ -65,16 +65,20 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
             // A declaration of several names (Go's `var A, B`) is searched for by each.
-            // An alias assigned with it (`res.contentType = res.type = function`) is a name of it.
+            // An alias assigned with it (`res.contentType = res.type = function`) is a name of it,
+            // at the line it is assigned on.
             let named = d.named_kinds(in_type).into_iter().flat_map(|(name, kind)| {
                 let aliases: Vec<&str> = name.split(" = ").collect();
                 let all = aliases.len() > 1 && aliases.iter().all(|alias| defined_outside(alias).is_some());
                 match all {
-                    true => aliases.into_iter().map(|alias| (alias, kind)).collect(),
-                    false => vec![(name, kind)],
+                    true => {
+                        let at = alias_lines(&aliases, line, d.end_line, text);
+                        aliases.into_iter().zip(at).map(|(alias, line)| (alias, kind, line)).collect()
+                    }
+                    false => vec![(name, kind, line)],
                 }
             });
-            for (name, kind) in named {
+            for (name, kind, line) in named {
                 let (owner, name) = match (kind, defined_outside(name)) {
                     (Kind::Impl, _) | (_, None) => (owner.clone(), name),
                     // Ruby's `def self.escape` in `class Utils` is `Utils`'s.
@@ -83,12 +87,12 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
                 };
                 out.push(Symbol { name: name.to_string(), kind: kind.label().to_string(), line, owner });
             }
-            walk(&d.children, Some(d), out);
+            walk(&d.children, Some(d), text, out);
         }
     }
     let (outline, tree) = outline_and_tree(language, text);
     let mut symbols = Vec::new();
-    walk(&outline.items, None, &mut symbols);
+    walk(&outline.items, None, text, &mut symbols);
     // Private fields and names are definitions too, though no view lists them; each is owned by
     // what it is declared in, so `outer::inner2::deepest` finds a nested function as the call
     // graph names it.
@@ -106,6 +110,32 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
         facts
     });
     Extraction { symbols, extra }
+}
+
+/// The line each alias of a chain is assigned on, within the definition's lines `first..=last`
+/// (`res.contentType =` over `res.type =` over `function contentType(type)`: 1, 2): each is the
+/// target of an `=` on its predecessor's line or after it, the first on the definition's. One not
+/// found so (the chain written some other way) is given its predecessor's line.
+fn alias_lines(aliases: &[&str], first: u32, last: u32, text: &str) -> Vec<u32> {
+    let span: Vec<&str> = text.lines().skip(first as usize - 1).take(last.saturating_sub(first) as usize + 1).collect();
+    let mut at = 0;
+    aliases
+        .iter()
+        .map(|alias| {
+            at = (at..span.len()).find(|&line| assigned(span[line], alias)).unwrap_or(at);
+            first + at as u32
+        })
+        .collect()
+}
+
+/// Whether `text` assigns to `target` (`res.type =`, not `res.types =` nor `res.type ==`).
+fn assigned(text: &str, target: &str) -> bool {
+    text.match_indices(target).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let starts = !before.is_some_and(|c| c.is_alphanumeric() || "_$.".contains(c));
+        let after = text[at + target.len()..].trim_start();
+        starts && after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>")
+    })
 }
 
 /// A member defined outside its owner, which the outline names by both: `exports.parse = function`
@@ -910,8 +940,19 @@ mod tests {
             member("exports", "parse", 9),
         ];
         assert_eq!(owned("lib/utils.js", js), expected);
-        let aliased = "res.contentType =\nres.type = function contentType(type) {};\n";
-        assert_eq!(owned("response.js", aliased), [member("res", "contentType", 1), member("res", "type", 1)]);
+        // Each alias of a chain at the line it is assigned on.
+        let aliased = "res.contentType =\nres.type = function contentType(type) {};\n\na.x =\n  a.y =\n  a.z =\n  \
+                       function () {\n    return 1;\n  };\nres.send = res.json = function send(body) {};\n";
+        let expected = [
+            member("res", "contentType", 1),
+            member("res", "type", 2),
+            member("a", "x", 4),
+            member("a", "y", 5),
+            member("a", "z", 6),
+            member("res", "send", 10),
+            member("res", "json", 10),
+        ];
+        assert_eq!(owned("response.js", aliased), expected);
         let go = "package template\n\nfunc (t *Template) Execute(w io.Writer) error { return nil }\n";
         assert_eq!(owned("exec.go", go), [(None, "template".to_string(), 1), member("Template", "Execute", 3)]);
         let cpp = "void Widget::draw() {}\nWidget::~Widget() {}\nbool operator==(A a, A b) { return true; }\n";

@@ -24,8 +24,8 @@ pub(super) static SPEC: Spec = Spec {
         // `inline_type_name`). In a function's body it is one of the types listed under it.
         inline_type_rule("field_declaration"),
         inline_type_rule("declaration"),
-        // Prototypes, and file-level variables.
-        Rule::classify("declaration", declaration).named(declarator_name).head_end(&["declarator/value"]),
+        // Prototypes, and file-level variables, whose array dimensions are their declarators'.
+        Rule::classify("declaration", declaration).named(declarator_name).head_end(&["declarator/value"]).declarators(),
         // Method declarations in a class, and the data members another file can use. A member
         // whose anonymous type is defined in place shows it: `struct { int hits, misses; } stats`.
         Rule::classify("field_declaration", member).named(member_names).whole(),

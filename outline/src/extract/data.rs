@@ -46,7 +46,14 @@ impl<'s> Reader<'s> {
         let entry = entry(kind, with_keys(head, &named), name, node, self.source);
         if deeper > 0 {
             self.keys.unlisted.count += deeper;
-            self.keys.unlisted.spans.push((entry.start_line, entry.end_line));
+            // Entries on one line (`{"a": {"b": {…}}, "e": {"f": {…}}}`) or on lines that follow
+            // each other are one span: `lines 1, 1` and `lines 4-7, 8-14` named lines twice, or
+            // in two ranges, in a note longer than a small file.
+            let spans = &mut self.keys.unlisted.spans;
+            match spans.last_mut() {
+                Some((_, end)) if entry.start_line <= *end + 1 => *end = (*end).max(entry.end_line),
+                _ => spans.push((entry.start_line, entry.end_line)),
+            }
         }
         self.keys.items.push(entry);
     }

@@ -74,7 +74,8 @@ struct Segment {
 pub(crate) struct Head {
     segments: Vec<Segment>,
     /// A type's head: what its brackets hold may declare members (`interface Read extends Op<Tag,
-    /// { readonly upstream: E }>`), so they are only emptied past [`MAX_SIGNATURE`].
+    /// { readonly upstream: E }>`), so they are only emptied past [`MAX_SIGNATURE`]; as are a C
+    /// variable's, which hold its declarator's dimensions (`buf[sizeof(struct hdr) * 2]`).
     declares_members: bool,
     /// When the parameters lose their types.
     untyped: Option<Untyped>,
@@ -100,7 +101,8 @@ pub(crate) enum Names {
 }
 
 impl Head {
-    /// A head for a type, whose brackets may declare members.
+    /// A head for a type, whose brackets may declare members, or for a C variable, whose brackets
+    /// are its declarator's.
     pub(crate) fn for_type() -> Head {
         Head { declares_members: true, ..Head::default() }
     }

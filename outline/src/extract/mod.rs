@@ -453,6 +453,10 @@ pub(crate) struct Rule {
     pub value_head: Option<ValueHead>,
     /// Also keep the text after the body (C's `typedef struct {…} name`).
     pub keep_tail: bool,
+    /// Whether a variable's brackets are its declarator's (C's `int buf[sizeof(struct hdr) * 2]`):
+    /// what they hold is shown whole while the signature fits, not emptied as a long head's types
+    /// are (`buf[sizeof(…) * (…)]` said neither the size nor what it is counted in).
+    pub declarators: bool,
     /// Names the type a method belongs to when it is declared outside it (Go receivers).
     pub receiver: Option<fn(Node, &str) -> Option<String>>,
     /// Names the function or class a definition written outside it belongs to (JavaScript's
@@ -507,6 +511,7 @@ impl Rule {
             head_members: None,
             value_head: None,
             keep_tail: false,
+            declarators: false,
             receiver: None,
             owned_by: None,
             requires: None,
@@ -546,6 +551,10 @@ impl Rule {
 
     pub const fn keep_tail(self) -> Rule {
         Rule { keep_tail: true, ..self }
+    }
+
+    pub const fn declarators(self) -> Rule {
+        Rule { declarators: true, ..self }
     }
 
     pub const fn receiver(self, receiver: fn(Node, &str) -> Option<String>) -> Rule {
@@ -1156,7 +1165,8 @@ impl<'s> Walker<'s> {
             };
         }
         let declares_members = matches!(kind, Kind::Interface | Kind::Class | Kind::Struct | Kind::Trait);
-        let mut head = if declares_members { Head::for_type() } else { Head::untyped(self.spec.untyped) };
+        let declarator = rule.declarators && matches!(kind, Kind::Variable | Kind::Const);
+        let mut head = if declares_members || declarator { Head::for_type() } else { Head::untyped(self.spec.untyped) };
         head.push(Role::Core, &section);
         if let Some(start) = lead.unparsed {
             head.push(Role::Decoration, &collapse(&self.source[start..node.start_byte()]));

@@ -5,8 +5,10 @@
 //! bound to a local in a body (`local f = function`) a local: neither is listed.
 
 use super::Table;
-use super::general::{assigned_function, name};
+use super::general::name;
+use super::lua_blocks::{block_end, stays_open};
 use crate::model::Kind;
+use crate::text::{closing, signature_line};
 
 /// Where a line is: what a function assigned there is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,28 +22,53 @@ pub(super) enum Place {
 }
 
 /// What `line` (trimmed) defines as Lua, beyond the keywords: a table that may hold functions
-/// (listed if it does), the functions of a table written on one line (named by all of them:
-/// `local t = { a = function() end, b = function() end }` is `a, b`), or a table's function.
+/// (listed if it does; its entries may start on its line, [`head_entries`]), the functions of a
+/// table written on one line (named by all of them: `local t = { a = function() end, b =
+/// function() end }` is `a, b`), or a table's function.
 pub(super) fn definition(line: &str, place: Place) -> Option<(Kind, String, Table)> {
     if let Some((table, after)) = table_head(line, place) {
         let after = after.trim();
-        if after.is_empty() {
+        if after.is_empty() || stays_open(after) {
             let role = if table.is_some() { Table::Named } else { Table::Anonymous };
             return Some((Kind::Table, table.unwrap_or_default(), role));
         }
-        let functions = entry_functions(after);
+        let functions: Vec<String> = entry_functions(after).into_iter().map(|entry| entry.key).collect();
         return (!functions.is_empty()).then(|| (Kind::Function, functions.join(", "), Table::No));
     }
     let function = match place {
-        Place::File => bracketed_field_function(line),
+        Place::File => bracketed_field_function(line).or_else(|| path_function(line).map(|(path, _)| path)),
         Place::Table => member_function(line),
         Place::Body => bracketed_field_function(line).or_else(|| {
-            let (target, _) = line.split_once('=')?;
-            let field = target.contains(['.', ':']) && !target.starts_with("local ");
-            field.then(|| assigned_function(line)).flatten()
+            let (path, assigned) = path_function(line)?;
+            (!assigned || path.contains(['.', ':'])).then_some(path)
         }),
     };
-    function.map(|(kind, name)| (kind, name, Table::No))
+    function.map(|name| (Kind::Function, name, Table::No))
+}
+
+/// A function named by the path it is called by, and whether it is assigned to it: `function
+/// M.load(path)`, `function M:bar(x)`, `local function helper()` (not assigned), `M.load =
+/// function(path)`, `local f = function()` (assigned). The path is kept whole (`M:bar`, `M.load`):
+/// search reads the table it is a member of and its own name from it, as from JavaScript's
+/// `exports.parse`, so `bar`, `M.bar` and `M:bar` each find it.
+fn path_function(line: &str) -> Option<(String, bool)> {
+    let line = line.strip_prefix("local ").unwrap_or(line).trim_start();
+    let (path, assigned) = match line.strip_prefix("function") {
+        Some(rest) if rest.starts_with(char::is_whitespace) => {
+            let rest = rest.trim_start();
+            (&rest[..rest.find('(')?], false)
+        }
+        _ => {
+            let (target, value) = line.split_once('=')?;
+            let value = value.trim_start().strip_prefix("function")?;
+            value.trim_start().starts_with('(').then_some((target, true))?
+        }
+    };
+    let path = path.trim();
+    let named = path.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && path.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c))
+        && !path.ends_with(['.', ':']);
+    named.then(|| (path.to_string(), assigned))
 }
 
 /// The table a line's constructor opens, and what follows its `{` on the line: `local t = {`,
@@ -124,27 +151,78 @@ fn key(target: &str) -> Option<&str> {
 }
 
 /// A function set as a table's field by its key in brackets, `M["load"] = function(` or
-/// `M['load'] = function(` (the general rules read `M.load = function(` only), named by the key.
-fn bracketed_field_function(line: &str) -> Option<(Kind, String)> {
+/// `M['load'] = function(`, named as [`path_function`] names `M.load = function(`: `M.load`.
+fn bracketed_field_function(line: &str) -> Option<String> {
     let (target, value) = line.split_once('=')?;
     let target = target.trim_end();
     let (table, field) = target.split_at(target.find('[')?);
     let table_named = !table.is_empty() && table.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c));
     let name = key(field).filter(|name| table_named && !name.starts_with('['))?;
-    value.trim_start().strip_prefix("function")?.trim_start().starts_with('(').then(|| (Kind::Function, name.into()))
+    let function = value.trim_start().strip_prefix("function")?.trim_start().starts_with('(');
+    function.then(|| format!("{table}.{name}"))
 }
 
 /// A table constructor's function, `key = function(` or `["key"] = function(`.
-fn member_function(line: &str) -> Option<(Kind, String)> {
+fn member_function(line: &str) -> Option<String> {
     let (target, value) = line.split_once('=')?;
     let name = key(target.trim())?;
-    value.trim_start().strip_prefix("function")?.trim_start().starts_with('(').then(|| (Kind::Function, name.into()))
+    value.trim_start().strip_prefix("function")?.trim_start().starts_with('(').then(|| name.into())
 }
 
-/// The keys of the functions in a table constructor written on one line (`text`: what follows its
-/// `{`), each `key = function` right after the `{` or a `,`.
-fn entry_functions(text: &str) -> Vec<String> {
-    let mut keys = Vec::new();
+/// A function a table constructor holds, written on the line that opens the table (`local M =
+/// setmetatable({ new = function(self, o)`): its head (`new = function(self, o)`), and whether its
+/// body ends on the line too.
+pub(super) struct HeadEntry {
+    pub key: String,
+    pub signature: String,
+    pub closed: bool,
+}
+
+/// The functions on the line that opens a table whose entries go on over the next lines, in
+/// order, up to the first whose body goes on past the line: what follows on the line is that
+/// body. Without them the table's first function was missing from the views, or the line was
+/// read as that function's head, joined with its body's lines up to the call's `)`.
+pub(super) fn head_entries(line: &str, place: Place) -> Vec<HeadEntry> {
+    let Some((_, after)) = table_head(line, place) else { return Vec::new() };
+    if !stays_open(after) {
+        return Vec::new();
+    }
+    let mut entries = Vec::new();
+    // Where the last closed entry's body ended: the functions before it are its own.
+    let mut passed = 0;
+    for entry in entry_functions(after) {
+        if entry.key_at < passed {
+            continue;
+        }
+        let function = &after[entry.function_at..];
+        let end = block_end(function);
+        let parameters = function.find('(').and_then(|open| Some(open + closing(&function[open + 1..], '(', ')')? + 1));
+        let head_end = entry.function_at + parameters.map_or(function.len(), |close| close + 1);
+        entries.push(HeadEntry {
+            key: entry.key,
+            signature: signature_line(&after[entry.key_at..head_end]),
+            closed: end.is_some(),
+        });
+        match end {
+            Some(end) => passed = entry.function_at + end,
+            None => break,
+        }
+    }
+    entries
+}
+
+/// A `key = function` in a table constructor's text: the key, where it starts, and where its
+/// `function` does.
+struct Entry {
+    key: String,
+    key_at: usize,
+    function_at: usize,
+}
+
+/// The functions in a table constructor written on one line (`text`: what follows its `{`), each
+/// `key = function` right after the `{` or a `,`.
+fn entry_functions(text: &str) -> Vec<Entry> {
+    let mut entries = Vec::new();
     for (at, _) in text.match_indices("function") {
         let Some(before) = text[..at].trim_end().strip_suffix('=') else { continue };
         let before = before.trim_end();
@@ -157,10 +235,10 @@ fn entry_functions(text: &str) -> Vec<String> {
         if (opens.is_empty() || opens.ends_with([',', '{']))
             && let Some(key) = key(&before[start..])
         {
-            keys.push(key.to_string());
+            entries.push(Entry { key: key.to_string(), key_at: start, function_at: at });
         }
     }
-    keys
+    entries
 }
 
 #[cfg(test)]
@@ -170,7 +248,8 @@ mod tests {
     /// A key after a character of several bytes (`→f`) is cut at a character's boundary.
     #[test]
     fn keys_after_wide_characters_are_read() {
-        assert_eq!(entry_functions(" →f = function() end, g = function() end }"), ["g"]);
-        assert_eq!(entry_functions(" f = function() end, g→ = function() end }"), ["f"]);
+        let keys = |text| entry_functions(text).into_iter().map(|entry| entry.key).collect::<Vec<_>>();
+        assert_eq!(keys(" →f = function() end, g = function() end }"), ["g"]);
+        assert_eq!(keys(" f = function() end, g→ = function() end }"), ["f"]);
     }
 }

@@ -7,13 +7,16 @@
 //!
 //! This module nests what is found and ends it; [`head`] joins a head's parameter lines,
 //! [`general`] reads a line's keywords and name, and
-//! one module a family or language reads what no keyword starts ([`typed`], [`lua`], [`php`],
-//! [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text inside code.
+//! one module a family or language reads what no keyword starts ([`typed`], [`lua`] with
+//! [`lua_blocks`], [`php`], [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text
+//! inside code, and [`function_head`] where a function's head ends before a body on its line.
 
 mod embedded_text;
+mod function_head;
 mod general;
 mod head;
 mod lua;
+mod lua_blocks;
 mod one_line_body;
 mod perl;
 mod php;
@@ -112,14 +115,14 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         // test for a definition, which reads it (`void save(` is a function where its parameters
         // close); elsewhere only for a line the test, reading the line, finds one on.
         let mut head = None;
+        let place = match parent.map(|parent| found[parent].3) {
+            Some(Table::Named | Table::Anonymous) => lua::Place::Table,
+            _ if in_type => lua::Place::File,
+            _ => lua::Place::Body,
+        };
         let found_here = if constants[index] {
             constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
         } else if family == Family::Lua {
-            let place = match parent.map(|parent| found[parent].3) {
-                Some(Table::Named | Table::Anonymous) => lua::Place::Table,
-                _ if in_type => lua::Place::File,
-                _ => lua::Place::Body,
-            };
             lua::definition(line.trim(), place)
                 .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
         } else if family == Family::Typed {
@@ -144,7 +147,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         let signature = match (table, line.split_once('=')) {
             (Table::Named, Some((target, _))) => signature_line(target),
             (Table::Named, None) => name.clone(),
-            _ => signature_line(head.trim_end_matches('[').trim_end()),
+            _ => head_signature(head.trim_end_matches('[').trim_end(), kind, family),
         };
         let mut definition = Definition {
             kind,
@@ -165,8 +168,12 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             found.push((indent, parent, definition, table));
             continue;
         }
-        open.push(found.len());
+        let owner = found.len();
+        open.push(owner);
         found.push((indent, parent, definition, table));
+        if family == Family::Lua && table != Table::No && open.len() < MAX_NESTING {
+            push_head_entries(&mut found, &mut open, owner, &lines, index, place);
+        }
     }
     set_ends(&mut found, &lines, &text);
     // Children after their parents in `found`: moved into them from the last one back, so each
@@ -192,10 +199,46 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     roots
 }
 
+/// The functions of the Lua table `found[owner]` written on its line `lines[index]` ([`lua::head_entries`]),
+/// as its members. One whose body ends on the line is that line, and is indented past any line,
+/// so that the next line ends it; the last, whose body goes on below, stays open, indented as the
+/// line where its body closes (its `end,` among the table's next entries), which ends it.
+fn push_head_entries(
+    found: &mut Vec<(usize, Option<usize>, Definition, Table)>,
+    open: &mut Vec<usize>,
+    owner: usize,
+    lines: &[&str],
+    index: usize,
+    place: lua::Place,
+) {
+    let number = found[owner].2.start_line;
+    for entry in lua::head_entries(lines[index].trim(), place) {
+        let definition = Definition {
+            kind: Kind::Function,
+            name: entry.key,
+            signature: entry.signature,
+            uncut: None,
+            start_line: number,
+            head_line: number,
+            end_line: number,
+            children: Vec::new(),
+        };
+        if entry.closed {
+            found.push((usize::MAX, Some(owner), definition, Table::No));
+            continue;
+        }
+        let mut below = lines[index + 1..].iter().filter(|line| !line.trim().is_empty()).map(|line| indentation(line));
+        let body = below.next().unwrap_or(0);
+        let closing = below.find(|&indent| indent < body).unwrap_or(body.saturating_sub(1));
+        open.push(found.len());
+        found.push((closing, Some(owner), definition, Table::No));
+    }
+}
+
 /// The members of a type whose body is on its `head` line, on line `number`, and the type's
 /// signature: its head, with the parts of the body that define nothing (an enum's values, a Dart
-/// field) kept in braces (`enum Color { RED, GREEN }`). `None` without a body there, or when it
-/// defines nothing.
+/// field) kept in braces (`enum Color { RED, GREEN }`), an empty body left out (`class A {}` is
+/// `class A`). `None` without a body there, or when it holds values and defines nothing.
 fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, Vec<Definition>)> {
     let (type_head, parts) = one_line_body::split(head)?;
     let mut members = Vec::new();
@@ -205,7 +248,7 @@ fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, 
             Some((kind, name)) => members.push(Definition {
                 kind,
                 name,
-                signature: signature_line(part),
+                signature: head_signature(part, kind, family),
                 uncut: None,
                 start_line: number,
                 head_line: number,
@@ -215,7 +258,9 @@ fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, 
             None => kept.push(part),
         }
     }
-    if members.is_empty() {
+    // An empty body (`class A {}`) is none to show; a body of values, with no member, is kept
+    // whole on the type's line.
+    if members.is_empty() && !kept.is_empty() {
         return None;
     }
     let signature = match kept.is_empty() {
@@ -223,6 +268,17 @@ fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, 
         false => signature_line(&format!("{type_head} {{ {} }}", kept.join(" "))),
     };
     Some((signature, members))
+}
+
+/// The signature of a definition of `kind` whose head is `head`: a function's ends before the
+/// body written on its line (see [`function_head`]).
+fn head_signature(head: &str, kind: Kind, family: Family) -> String {
+    let function = matches!(kind, Kind::Function | Kind::Constructor);
+    match family {
+        Family::General | Family::Typed if function => signature_line(function_head::without_body(head, family)),
+        Family::Lua if function => signature_line(function_head::lua_without_body(head)),
+        _ => signature_line(head),
+    }
 }
 
 /// Each definition runs to the line before the next one indented as much or less that does not
@@ -372,8 +428,19 @@ mod tests {
         // Perl's documentation is prose, whatever its words.
         let perl = "package Tool;\n\n=head1 USAGE\n\nsub in_pod { }\n\n=cut\n\nsub run {\n}\n";
         assert_eq!(outline(perl, Family::General), ["1-1 Module Tool", "9-10 Function run"]);
-        let lua = "local M = {}\nfunction M.load(path)\nend\nlocal function helper() end\n";
-        assert_eq!(outline(lua, Family::Lua), ["2-3 Function load", "4-4 Function helper"]);
+        // A table's function is named by its path, its table's name and its own, in either form.
+        let lua = "local M = {}\nfunction M.load(path)\nend\nlocal function helper() end\nfunction M:bar(x)\nend\n\
+                   M.baz = function(y) end\nM['quoted'] = function() end\n";
+        assert_eq!(
+            outline(lua, Family::Lua),
+            [
+                "2-3 Function M.load",
+                "4-4 Function helper",
+                "5-6 Function M:bar",
+                "7-7 Function M.baz",
+                "8-8 Function M.quoted"
+            ]
+        );
         let elixir = "defmodule App.Repo do\n  def get(id), do: id\n  defp check(x), do: x\nend\n";
         assert_eq!(
             outline(elixir, Family::General),
