@@ -13,6 +13,7 @@
 
 mod aggressive;
 mod commonjs_exports;
+mod conditionals;
 mod extract;
 mod fallback;
 mod keywords;

@@ -1157,6 +1157,26 @@ fn cpp_export_macros() {
     assert!(views.map.contains(" 18-31 class Widget\n  20 ctor Widget\n"), "{}", views.map);
 }
 
+/// nlohmann's `json.hpp`: a scope macro over a doc comment, an access macro
+/// (`JSON_PRIVATE_UNLESS_TESTED:`), `JSON_TRY`/`JSON_CATCH (…)` over blocks and one-branch `#if`s
+/// inside a declaration no longer end the class early (it was read as a function `basic_json`,
+/// its members lost with no note, and its last members as the file's): the class spans to its
+/// `};` and holds every member, named.
+#[test]
+fn cpp_json_header_macros() {
+    let views = check(
+        "cpp/basic_json.hpp",
+        Language::Cpp,
+        &["basic_json", "parser", "get_allocator", "assert_invariant", "get_impl", "get", "at", "dump"],
+    );
+    views.signature_lines_contain(&[
+        "18-108 class basic_json",
+        " 55-65 template <…> ValueType get_impl(detail::priority_tag<…>) const noexcept(noexcept(…))",
+        " 102-107 string_t dump(const int indent = -1, const char indent_char = ' ') const",
+    ]);
+    assert!(!views.signatures.contains("outline incomplete"), "{}", views.signatures);
+}
+
 /// A C++ header named `.h` (ICU's, libstdc++'s) is read with C++'s grammar: its class, with its
 /// export macro and its `U_FINAL`, holds its members, and no method's body is in a head.
 #[test]
