@@ -139,7 +139,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         .chain(misplaced)
         .chain(swallowed)
         .chain(unparsed::broken_declaration_groups(tree, language))
-        .chain(unparsed::misread_classes(tree, language))
+        .chain(unparsed::misread_classes(tree, language, source))
         .collect();
     let named = match judged.is_some() && !named.is_empty() {
         true => {
