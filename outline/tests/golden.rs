@@ -2580,6 +2580,21 @@ fn cpp_long_template_heads_keep_the_name() {
     ]);
 }
 
+/// A run of overloads, or a list of call signatures, shows the shortest that is not a guard
+/// returning `never`: true-myth's `Maybe.of` showed `static of<F>(value: F): never (+5 more)`,
+/// its constraint elided, as if every call failed. File-level `let` and `var` are listed.
+#[test]
+fn overload_guards_returning_never_are_not_shown() {
+    let views = check("typescript/guards.ts", Language::TypeScript, &["NOTHING", "created", "Maybe", "of", "just"]);
+    views.signature_lines_contain(&[
+        "2 let NOTHING: Nothing<any> | undefined",
+        "3 var created = 0",
+        " 7-15 static of<F>(value: F): Maybe<F> (+5 more)",
+        "20-23 export const just: <T>(value: T): Maybe<T> (+1 more)",
+    ]);
+    assert!(!views.signatures.contains("never"), "{}", views.signatures);
+}
+
 #[test]
 fn overloads_share_one_line_and_accessor_pairs_do_not() {
     let views = check("typescript/overloads.ts", Language::TypeScript, &["from", "timer", "Cache", "get", "size"]);
