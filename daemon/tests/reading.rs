@@ -554,6 +554,32 @@ fn aggressive_shortens_text_it_has_no_comment_syntax_for_as_auto_does() {
     assert_eq!(small.note, "aggressive: no comment syntax known for small.log: sent in full");
 }
 
+/// PHP (and the other languages without a grammar here whose comments a scan finds) lose their
+/// comments and blank lines, never a string's or a heredoc's text: every `.php` file was sent
+/// whole, "no comment syntax known".
+#[test]
+fn aggressive_strips_the_comments_of_php() {
+    let p = Project::new();
+    let php = "<?php\n\n/**\n * A logger.\n */\nclass Logger\n{\n    // the channel\n    private $url = 'http://example.com'; # where\n    \n    public function log($m) { return <<<EOT\n    # $m\n    EOT; }\n}\n";
+    p.write("Logger.php", php);
+    let view = p.read("", "Logger.php", "aggressive", false);
+    assert_eq!(
+        view.content,
+        "<?php\nclass Logger\n{\n    private $url = 'http://example.com';\n    public function log($m) { return <<<EOT\n    # $m\n    EOT; }\n}\n",
+        "{}",
+        view.note
+    );
+    assert_eq!(view.note, "");
+    // A string the scan sees no end of: nothing removed, the note says why.
+    p.write("open.php", "<?php\n// a\n$s = \"open;\n");
+    let open = p.read("", "open.php", "aggressive", false);
+    assert_eq!(open.content, "<?php\n// a\n$s = \"open;\n");
+    assert_eq!(
+        open.note,
+        "aggressive: comments not removed (a string on line 3 is left open) for open.php: sent in full"
+    );
+}
+
 #[test]
 fn a_file_without_definitions_is_never_answered_with_an_empty_view() {
     let p = Project::new();
