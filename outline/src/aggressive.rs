@@ -117,6 +117,14 @@ fn drop_comments(source: &str, regions: &[Region], directives: &[&str]) -> (Stri
     (text, protected)
 }
 
+/// The aggressive view of a file in a language without a grammar here, by its `extension` (see
+/// [`lexical`]); `Err` says why nothing is removed.
+pub(crate) fn without_grammar(extension: &str, source: &str) -> Result<String, String> {
+    let regions = lexical::regions(extension, source)?;
+    let (text, protected) = drop_comments(source, &regions, &[]);
+    Ok(tidy(&text, &protected, &Tidy { drop_blank_lines: true, squeeze_spaces: true }))
+}
+
 fn tidy(text: &str, protected: &[bool], tidy: &Tidy) -> String {
     let mut out = String::with_capacity(text.len());
     let mut blank_pending = false;
@@ -172,5 +180,6 @@ fn push_line(out: &mut String, line: &str, protected: &[bool], squeeze: bool) {
     }
 }
 
+mod lexical;
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,7 @@
 
 mod aggressive;
 mod commonjs_exports;
+mod conditionals;
 mod extract;
 mod fallback;
 mod keywords;
@@ -104,6 +105,16 @@ pub fn aggressive(language: Language, source: &str) -> String {
         Ok(aggressive::aggressive(language, source, &tree))
     })
     .unwrap_or_else(|_| source.to_string())
+}
+
+/// The aggressive view of a file in a language without a grammar here (PHP, Kotlin, Swift,
+/// Scala, Dart, Groovy, Lua, shell), known by its path's extension: its comments, blank lines,
+/// trailing whitespace and inner runs of spaces removed, strings, heredocs and PHP's text
+/// outside its tags kept byte for byte. `Err` says why nothing was removed: no comment syntax
+/// known for the extension, or a string or comment the scan could not see the end of.
+pub fn aggressive_without_grammar(path: &std::path::Path, source: &str) -> Result<String, String> {
+    let extension = path.extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    parse::contained(|| aggressive::without_grammar(&extension, source))
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@
 //! - a parameter list wrapped for pre-ANSI compilers, `deflate OF((z_streamp strm, int flush))`;
 //! - a function's name wrapped in a macro, `BZ_EXTERN int BZ_API(BZ2_bzCompress) (…)`, read as
 //!   a function `BZ_API`;
+//! - a statement's macro over a block (nlohmann's `JSON_TRY` and `JSON_CATCH (…)` over `{`);
+//! - an access macro (`JSON_PRIVATE_UNLESS_TESTED:`), written as the access it names;
 //! - words after a parameter list (`_Vector_impl() _GLIBCXX_NOEXCEPT_IF(…) : base()`), and a
 //!   calling convention in a function pointer (`typedef BOOL (PASCAL *LPFN_ACCEPTEX)(…)`).
 //!
@@ -31,12 +33,6 @@ use crate::recover::{blank, closing};
 
 /// `source` with the macro words above written as spaces, or `None` when it has none.
 pub(crate) fn blank_macro_words(source: &str) -> Option<String> {
-    let mut bytes = source.as_bytes().to_vec();
-    let mut changed = parameter_wrappers(&mut bytes);
-    changed |= wrapped_names(&mut bytes);
-    changed |= type_head_macros(&mut bytes);
-    changed |= trailing_macros(&mut bytes);
-    changed |= calling_conventions(&mut bytes);
     let mut start = 0;
     let lines: Vec<(usize, usize)> = source
         .split_inclusive('\n')
@@ -46,20 +42,67 @@ pub(crate) fn blank_macro_words(source: &str) -> Option<String> {
             span
         })
         .collect();
+    let mut bytes = source.as_bytes().to_vec();
+    let mut changed = crate::conditionals::blank_inner_conditionals(&mut bytes, &lines);
+    changed |= parameter_wrappers(&mut bytes);
+    changed |= wrapped_names(&mut bytes);
+    changed |= type_head_macros(&mut bytes);
+    changed |= trailing_macros(&mut bytes);
+    changed |= calling_conventions(&mut bytes);
     // Each line's next line of code (comment lines skipped), found from the end.
+    let comments = comment_lines(source.as_bytes(), &lines);
     let mut next_code = vec![None; lines.len()];
     for index in (1..lines.len()).rev() {
         let (start, end) = lines[index];
         let line = source.as_bytes()[start..end].trim_ascii();
-        let comment = line.is_empty() || line.starts_with(b"//") || line.starts_with(b"/*") || line.starts_with(b"*");
-        next_code[index - 1] = if comment { next_code[index] } else { Some(line) };
+        next_code[index - 1] = if comments[index] { next_code[index] } else { Some(line) };
     }
     for (&(start, end), next) in lines.iter().zip(next_code) {
         changed |= macro_line(&mut bytes, start, end, next);
         changed |= declaration_macros(&mut bytes, start, end);
+        changed |= access_macro(&mut bytes, start, end);
     }
     // ASCII replaced by spaces: still UTF-8.
     changed.then(|| String::from_utf8(bytes).expect("ASCII bytes replaced by spaces"))
+}
+
+/// Per line, whether it holds nothing but comments and white space. A block comment's inner
+/// lines count whatever they start with: nlohmann's `NLOHMANN_JSON_NAMESPACE_BEGIN` stood over a
+/// `/*!` comment whose lines start with `@brief`, read as the next line of code, so the macro
+/// was kept and the grammar read `NLOHMANN_JSON_NAMESPACE_BEGIN class basic_json {…}` as a
+/// function: the class and its 5,000 lines of members were lost.
+pub(crate) fn comment_lines(bytes: &[u8], lines: &[(usize, usize)]) -> Vec<bool> {
+    let mut in_block = false;
+    lines
+        .iter()
+        .map(|&(start, end)| {
+            let line = &bytes[start..end];
+            let mut code = false;
+            let mut at = 0;
+            while at < line.len() {
+                if in_block {
+                    match line[at..].windows(2).position(|pair| pair == b"*/") {
+                        Some(close) => (in_block, at) = (false, at + close + 2),
+                        None => break,
+                    }
+                } else if line[at..].starts_with(b"/*") {
+                    (in_block, at) = (true, at + 2);
+                } else if line[at..].starts_with(b"//") {
+                    break;
+                } else {
+                    if !line[at].is_ascii_whitespace() {
+                        code = true;
+                        // A quote's text may hold `/*`: the rest of the line is code.
+                        if matches!(line[at], b'"' | b'\'') {
+                            break;
+                        }
+                    }
+                    at += 1;
+                }
+            }
+            !code
+        })
+        .collect()
 }
 
 /// Where the macro words before a declaration start that [`blank_macro_words`] wrote as spaces,
@@ -348,8 +391,11 @@ fn macro_line(bytes: &mut [u8], start: usize, end: usize, next: Option<&[u8]>) -
     // in a class, the next line may be a constructor (`_GLIBCXX20_CONSTEXPR` over
     // `_Vector_impl()`), and a macro called with arguments is no type
     // (`DECLARE_ASN1_FUNCTIONS(RSA_PSS_PARAMS)` over another).
+    // Indented over a block, a statement's macro (nlohmann's `JSON_TRY` and `JSON_CATCH (…)`
+    // over `{`, standing for `try` and `catch`): the block stays a block.
     let declaration_follows = next.is_some_and(|line| match line.first() {
         Some(b'~' | b'[') => true,
+        Some(b'{') => indented,
         Some(&b) if is_word_byte(b) => {
             let first = word_end(line, 0);
             let keyword = KEYWORDS.iter().any(|keyword| keyword.as_bytes() == &line[..first]);
@@ -409,6 +455,29 @@ const TAGS: &[&str] = &["struct", "union", "enum"];
 
 /// Words that start a statement, not a declaration.
 const STATEMENTS: &[&str] = &["return", "case", "goto", "else", "do", "throw", "delete", "new", "sizeof"];
+
+/// A line `MACRO:` whose macro names an access (nlohmann's `JSON_PRIVATE_UNLESS_TESTED:`, which
+/// is `public` only in its tests): written as that access, padded, as a normal build reads it.
+/// The grammar read the line as a bit field and took the member after it into the error.
+fn access_macro(bytes: &mut [u8], start: usize, end: usize) -> bool {
+    let first = skip_spaces(bytes, start);
+    let word = word_end(bytes, first);
+    let rest = &bytes[skip_spaces(bytes, word)..end];
+    let label = rest.first() == Some(&b':') && rest[1..].iter().all(u8::is_ascii_whitespace);
+    if !label || !is_macro_word(&bytes[first..word]) {
+        return false;
+    }
+    let name = &bytes[first..word];
+    let Some(access) = ["PRIVATE", "PROTECTED", "PUBLIC"]
+        .into_iter()
+        .find(|access| name.split(|&b| b == b'_').any(|part| part == access.as_bytes()))
+    else {
+        return false;
+    };
+    blank(bytes, first..word);
+    bytes[first..first + access.len()].copy_from_slice(access.to_ascii_lowercase().as_bytes());
+    true
+}
 
 /// On a line declaring a name (`ZEXTERN int ZEXPORT deflate(`, `SQLITE_API SQLITE_EXTERN const
 /// char sqlite3_version[];`), the macro words before the name blanked, all but one when every
@@ -479,6 +548,35 @@ mod tests {
         let patched = blank_macro_words(source).unwrap_or_else(|| source.to_string());
         assert_eq!(patched.len(), source.len());
         patched
+    }
+
+    #[test]
+    fn a_scope_macro_over_a_block_comment_is_blanked() {
+        // The comment's inner lines (`@brief …`) are no code: the class below is the next line.
+        let source = "NS_BEGIN\n/*!\n@brief a class\n*/\nclass basic_json {};\n";
+        assert_eq!(blanked(source), format!("        {}", &source[8..]));
+        // A quote's `/*` opens no comment.
+        assert_eq!(comment_lines(b"s = \"/*\";\nx;\n", &[(0, 10), (10, 13)]), [false, false]);
+    }
+
+    #[test]
+    fn an_access_macro_becomes_its_access() {
+        assert_eq!(blanked("  JSON_PRIVATE_UNLESS_TESTED:\n"), "  private                   :\n");
+        assert_eq!(blanked("  MY_PROTECTED_API :\n"), "  protected        :\n");
+        // A label naming no access, and `::`, stay.
+        for source in ["  CLEANUP:\n", "  SIGNALS:\n", "  PUBLIC::x;\n"] {
+            assert_eq!(blanked(source), source);
+        }
+    }
+
+    #[test]
+    fn a_statement_macro_over_a_block_is_blanked() {
+        assert_eq!(
+            blanked("    JSON_TRY\n    {\n    }\n    JSON_CATCH (std::out_of_range&)\n    {\n    }\n"),
+            "            \n    {\n    }\n                                   \n    {\n    }\n"
+        );
+        // At the margin it may be a type's name over its body.
+        assert_eq!(blanked("FOO\n{\n"), "FOO\n{\n");
     }
 
     #[test]

@@ -63,7 +63,8 @@
 //!
 //! C and C++ headers mark their API with macros the grammar cannot expand (`class MYLIB_API
 //! Widget {`, `ZEXTERN int ZEXPORT deflate OF((…));`): the copy writes spaces for them (see
-//! [`crate::macro_words`]). Such a macro misleads the grammar as often without an error as with
+//! [`crate::macro_words`]; one-branch `#if`s inside a declaration too, see
+//! [`crate::conditionals`]). Such a macro misleads the grammar as often without an error as with
 //! one (`class MYLIB_API Widget {` reads as a function `Widget`), so this copy is made for every
 //! C or C++ file that has one, once however many grammars read the file (a `.h` file is read as
 //! C, then as C++; see [`Source`]), and parsed first.

@@ -14,6 +14,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::model::{Definition, Kind, Outline};
+use crate::text::rejects_calls;
 use crate::{commonjs_exports, modules, re_exports};
 
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
@@ -137,8 +138,9 @@ impl View {
         }
     }
 
-    /// One line for a run of same-named functions: the shortest signature (the first of equals)
-    /// and the count of the others, or the name with the count.
+    /// One line for a run of same-named functions: the shortest signature (the first of equals;
+    /// not a guard returning `never`, see [`rejects_calls`]) and the count of the others, or the
+    /// name with the count.
     fn group(self, functions: &[Definition]) -> String {
         let more = functions.len() - 1;
         match self {
@@ -146,7 +148,7 @@ impl View {
                 let shortest = functions
                     .iter()
                     .map(|function| function.signature.as_str())
-                    .min_by_key(|signature| signature.chars().count())
+                    .min_by_key(|signature| (rejects_calls(signature), signature.chars().count()))
                     .unwrap_or_default();
                 format!("{shortest} (+{more} more)")
             }

@@ -77,6 +77,14 @@ pub(crate) fn collapse_code(text: &str) -> String {
     out
 }
 
+/// Whether an overload's signature returns `never`: a guard that rejects the calls its
+/// constraints name (true-myth's `static of<F extends (...args: any) => null | undefined>(value:
+/// F): never`). A run of overloads shows another, the shortest of the rest: the views leave
+/// constraints out, and `of<F>(value: F): never` read as if every call failed.
+pub(crate) fn rejects_calls(signature: &str) -> bool {
+    signature.trim_end().ends_with(": never")
+}
+
 /// Turns a raw declaration head into a signature line: [`head_line`] truncated to [`MAX_SIGNATURE`].
 pub(crate) fn signature_line(raw: &str) -> String {
     truncate(head_line(raw), MAX_SIGNATURE)

@@ -369,8 +369,9 @@ pub(crate) fn broken_declaration_groups(tree: &Tree, language: Language) -> Vec<
 /// statements, which no view lists. A function needs a parameter list, so a definition whose
 /// type is a class, struct or union without a body and whose declarator has none is such a
 /// class: its body is named (the export macros [`crate::macro_words`] removes leave the shapes it
-/// does not know: a specialization's arguments, a comment before the `{`).
-pub(crate) fn misread_classes(tree: &Tree, language: Language) -> Vec<(u32, u32)> {
+/// does not know: a specialization's arguments, a comment before the `{`). So is one whose
+/// keyword is an error in a function (see [`keyword_in_error`]).
+pub(crate) fn misread_classes(tree: &Tree, language: Language, source: &str) -> Vec<(u32, u32)> {
     const TYPES: [&str; 3] = ["class_specifier", "struct_specifier", "union_specifier"];
     if !matches!(language, Language::C | Language::Cpp) {
         return Vec::new();
@@ -379,9 +380,10 @@ pub(crate) fn misread_classes(tree: &Tree, language: Language) -> Vec<(u32, u32)
     let mut pending = vec![tree.root_node()];
     while let Some(node) = pending.pop() {
         let misread = node.kind() == "function_definition"
-            && node
+            && (node
                 .child_by_field_name("type")
                 .is_some_and(|ty| TYPES.contains(&ty.kind()) && ty.child_by_field_name("body").is_none())
+                || keyword_in_error(node, source))
             && node.child_by_field_name("declarator").is_some_and(|declarator| !has_parameters(declarator));
         match node.child_by_field_name("body").filter(|_| misread) {
             Some(body) => spans.push((line_number(body.start_position().row), line_number(body.end_position().row))),
@@ -392,6 +394,16 @@ pub(crate) fn misread_classes(tree: &Tree, language: Language) -> Vec<(u32, u32)
         }
     }
     spans
+}
+
+/// Whether an error among `function`'s own children is a class, struct or union keyword: a
+/// macro the copy left before it (`NS_BEGIN // open` over `class basic_json {`) became the
+/// function's type and the keyword an error.
+fn keyword_in_error(function: Node, source: &str) -> bool {
+    let mut cursor = function.walk();
+    function
+        .children(&mut cursor)
+        .any(|child| child.is_error() && matches!(node_text(child, source), "class" | "struct" | "union"))
 }
 
 /// Whether a declarator declares a function: a parameter list somewhere in its chain.
@@ -534,6 +546,14 @@ pub(crate) fn all_lines(source: &str) -> Vec<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_class_whose_keyword_is_an_error_in_a_function_has_its_body_named() {
+        let source = "NS_BEGIN // open\nclass basic_json\n{\n  public:\n    int size() { return 1; }\n    void dump() const;\n};\n";
+        let outline = crate::outline(Language::Cpp, source);
+        assert_eq!(outline.unparsed, [(3, 7)]);
+        assert!(crate::render_signatures(&outline).starts_with("[outline incomplete: lines 3-7 not parsed]\n"));
+    }
 
     #[test]
     fn a_valid_continuation_line_the_grammar_stumbles_on_is_no_misplaced_definition() {

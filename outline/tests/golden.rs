@@ -245,7 +245,8 @@ fn javascript_universal_module_factories() {
 /// (`Store.prototype = { get: function … }`, `module.exports = { parse(text) {…} }`), are that
 /// type's API: listed as its methods. So are the functions of an object bound to a name (a
 /// namespace, `var Utils = { trim: function … }`), named on its line. A merge of values, a mixin
-/// inside a function and an object without functions are not.
+/// inside a function and an object without functions are not (a file-level `var` of one is
+/// listed as a variable, as a `const` is).
 #[test]
 fn javascript_methods_mixed_into_prototypes() {
     let views = check(
@@ -272,17 +273,8 @@ fn javascript_methods_mixed_into_prototypes() {
             "escape",
         ],
     );
-    views.hides(&[
-        "idAttribute",
-        "version",
-        "timeout",
-        "helper",
-        "settings",
-        "constructor",
-        "VERSION",
-        "separator",
-        "defaults",
-    ]);
+    views.hides(&["idAttribute", "version", "timeout", "helper", "settings", "constructor", "VERSION", "separator"]);
+    views.signature_lines_contain(&["97 var defaults = { retries: 3 }"]);
     // A getter and its setter are one name; a quoted name is the name.
     views.signature_lines_contain(&["78-95 var Utils { trim, pad, width, escape }"]);
     // A run of quoted keys keeps each name's quotes.
@@ -389,8 +381,9 @@ fn javascript_an_instance_mounted_in_its_statement() {
 /// revealing-module pattern), the name it built its API under (lz-string) or an object it filled
 /// in, is a module: what it declares and the returned object's functions are listed under the
 /// bound name. A function called at once for a value (computed, data, a promise) is not a
-/// module, whatever helpers it declares; one returning a function it declares makes the name a
-/// function's (listed, its inside not), and one returning a class it declares a class's.
+/// module, whatever helpers it declares: the name is a file-level variable, listed without them;
+/// one returning a function it declares makes the name a function's (listed, its inside not),
+/// and one returning a class it declares a class's.
 #[test]
 fn javascript_revealing_modules() {
     let views = check(
@@ -429,8 +422,13 @@ fn javascript_revealing_modules() {
         ],
     );
     let helpers = ["probe", "ok", "px", "wait", "env", "twice", "createThunk2", "thunk", "Queue2", "limit2"];
-    views.hides(&["items", "TAX_RATE", "cache", "startedAt", "here", "origin", "doubled", "limit", "#buffer"]);
-    views.hides(&["opened", "pending", "Later", "Parser2", "parser", "parse2"]);
+    views.hides(&["items", "TAX_RATE", "cache", "here", "#buffer"]);
+    views.hides(&["opened", "Later", "Parser2", "parse2"]);
+    views.signature_lines_contain(&[
+        "121-123 var startedAt = (function () { return Date.now(); })()",
+        "166-176 var limit, origin",
+        "206-216 var pending, parser",
+    ]);
     views.hides(&helpers);
     views.signature_lines_contain(&[
         "5-42 var ShoppingCart",
@@ -446,7 +444,7 @@ fn javascript_revealing_modules() {
     assert!(
         views.signatures.contains(
             "156-164 var Queue = class Queue2 extends EventEmitter\n 158 push(item)\n 160 Queue2.prototype.drain = \
-             function (limit)\n 161 Queue2.of = function (items)\n 162 Queue2.VERSION = 2\n180"
+             function (limit)\n 161 Queue2.of = function (items)\n 162 Queue2.VERSION = 2\n166-176"
         ),
         "{}",
         views.signatures
@@ -604,8 +602,14 @@ fn javascript_functions_assigned_to_properties() {
     assert!(views.map.contains("46-48 Route.prototype.dispatch\n"), "{}", views.map);
     // An alias assigned with a function is named in the map too.
     assert!(views.map.contains("32-35 fn res.contentType = res.type\n"), "{}", views.map);
-    // The file's whole API is the object it exports, named first.
-    assert!(views.signatures.starts_with("11 module.exports = res\n"), "{}", views.signatures);
+    // The file's whole API is the object it exports, named first after the variable it is.
+    assert!(
+        views
+            .signatures
+            .starts_with("9 var res = Object.create(http.ServerResponse.prototype)\n11 module.exports = res\n"),
+        "{}",
+        views.signatures
+    );
 }
 
 /// A function or class the file defines at its top level is published with the data it is
@@ -787,18 +791,21 @@ fn js_and_ts_views(source: &str) -> (String, String) {
 }
 
 /// An exported `let` or `var` is the module's API whatever its value, as an exported `const` is;
-/// each name of a declaration of several is listed. One not exported is the module's own state.
+/// each name of a declaration of several is listed. One not exported is listed too, as a `const`
+/// is (true-myth's `let NOTHING`, its functions' shared value, was in no view nor search), and
+/// one without a value; one in a function or a block is that code's own state.
 #[test]
 fn javascript_exported_let_and_var() {
     let (signatures, map) = js_and_ts_views(
         "export let counter = 0;\nexport var legacy = 1;\nexport let a = 1, b = 2;\nlet hidden = 3;\n\
-         export function named() {}\n",
+         export function named() { let local = 1; }\nvar C = 3;\nlet D;\nif (x) { var inner = 1; }\n",
     );
     assert_eq!(
         signatures,
-        "1 export let counter = 0\n2 export var legacy = 1\n3 export let a = 1; b = 2\n5 export function named()\n"
+        "1 export let counter = 0\n2 export var legacy = 1\n3 export let a = 1; b = 2\n4 let hidden = 3\n\
+         5 export function named()\n6 var C = 3\n7 let D\n"
     );
-    assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n5 fn named\n");
+    assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n4 var hidden\n5 fn named\n6 var C\n7 var D\n");
 }
 
 /// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
@@ -1155,6 +1162,26 @@ fn cpp_export_macros() {
     // function `Box<int>`): its body is named, not silently dropped.
     views.first_lines("[outline incomplete: lines 56-59 not parsed]");
     assert!(views.map.contains(" 18-31 class Widget\n  20 ctor Widget\n"), "{}", views.map);
+}
+
+/// nlohmann's `json.hpp`: a scope macro over a doc comment, an access macro
+/// (`JSON_PRIVATE_UNLESS_TESTED:`), `JSON_TRY`/`JSON_CATCH (…)` over blocks and one-branch `#if`s
+/// inside a declaration no longer end the class early (it was read as a function `basic_json`,
+/// its members lost with no note, and its last members as the file's): the class spans to its
+/// `};` and holds every member, named.
+#[test]
+fn cpp_json_header_macros() {
+    let views = check(
+        "cpp/basic_json.hpp",
+        Language::Cpp,
+        &["basic_json", "parser", "get_allocator", "assert_invariant", "get_impl", "get", "at", "dump"],
+    );
+    views.signature_lines_contain(&[
+        "18-108 class basic_json",
+        " 55-65 template <…> ValueType get_impl(detail::priority_tag<…>) const noexcept(noexcept(…))",
+        " 102-107 string_t dump(const int indent = -1, const char indent_char = ' ') const",
+    ]);
+    assert!(!views.signatures.contains("outline incomplete"), "{}", views.signatures);
 }
 
 /// A C++ header named `.h` (ICU's, libstdc++'s) is read with C++'s grammar: its class, with its
@@ -2652,6 +2679,21 @@ fn cpp_long_template_heads_keep_the_name() {
     views.signature_lines_contain(&[
         "template <…> std::unordered_map<Key, Value, Hash, KeyEqual, Allocator> merge_maps(const std::unordered_map<",
     ]);
+}
+
+/// A run of overloads, or a list of call signatures, shows the shortest that is not a guard
+/// returning `never`: true-myth's `Maybe.of` showed `static of<F>(value: F): never (+5 more)`,
+/// its constraint elided, as if every call failed. File-level `let` and `var` are listed.
+#[test]
+fn overload_guards_returning_never_are_not_shown() {
+    let views = check("typescript/guards.ts", Language::TypeScript, &["NOTHING", "created", "Maybe", "of", "just"]);
+    views.signature_lines_contain(&[
+        "2 let NOTHING: Nothing<any> | undefined",
+        "3 var created = 0",
+        " 7-15 static of<F>(value: F): Maybe<F> (+5 more)",
+        "20-23 export const just: <T>(value: T): Maybe<T> (+1 more)",
+    ]);
+    assert!(!views.signatures.contains("never"), "{}", views.signatures);
 }
 
 #[test]

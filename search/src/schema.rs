@@ -22,7 +22,10 @@ use crate::walk::FileStamp;
 // 5: content leaves out what `SearchConfig::index_mask` masks (secrets and their markers).
 // 6: a member defined outside its owner (`exports.parse = function`, a Go method in another file
 //    than its type) is stored by its own name, with that owner.
-pub(crate) const SCHEMA_VERSION: u32 = 6;
+// 7: a file-level JavaScript/TypeScript `let`/`var` is a symbol, and a C++ header with nlohmann's
+//    macros keeps its classes' members: changes of the extractor its fingerprint's samples do
+//    not show.
+pub(crate) const SCHEMA_VERSION: u32 = 7;
 
 /// What an index's `schema-version` file holds: [`SCHEMA_VERSION`], and the fingerprint of the
 /// extractor its symbols came from when it has one (`4-1f0c…`). An extractor that finds other

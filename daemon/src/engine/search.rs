@@ -47,7 +47,7 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
         // Code without a grammar here: what its views list (Kotlin, PHP, shell…).
         (None, TextFormat::Code(family)) => {
             let mut symbols = Vec::new();
-            walk(&lean_ctx_outline::keyword_outline(text, family), None, text, &mut symbols);
+            walk(&lean_ctx_outline::keyword_outline(text, family), None, false, text, &mut symbols);
             return Extraction { symbols, extra: None };
         }
         // Prose holds no definitions: `class that represents…` in a reStructuredText page is a
@@ -55,11 +55,9 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
         (None, _) if is_prose(path) => return Extraction { symbols: Vec::new(), extra: None },
         (None, _) => return Extraction { symbols: fallback(path, text), extra: None },
     };
-    /// `owner`: the definition `defs` are members of; `text`: the file's.
-    fn walk(defs: &[Definition], owner: Option<&Definition>, text: &str, out: &mut Vec<Symbol>) {
-        // Whether `defs` are a struct's or class's members.
-        let in_type = owner.is_some_and(|owner| matches!(owner.kind, Kind::Struct | Kind::Class));
-        let owner = owner.map(|owner| owner.owner_name().to_string());
+    /// `owner`: the name of what `defs` are members of; `in_type`: whether that is a struct or a
+    /// class; `text`: the file's.
+    fn walk(defs: &[Definition], owner: Option<String>, in_type: bool, text: &str, out: &mut Vec<Symbol>) {
         // A re-export names what another file defines.
         for d in defs.iter().filter(|d| d.kind != Kind::Export) {
             // The declaration's own line, not the attributes or decorators in front.
@@ -87,12 +85,13 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
                 };
                 out.push(Symbol { name: name.to_string(), kind: kind.label().to_string(), line, owner });
             }
-            walk(&d.children, Some(d), text, out);
+            let members_in_type = matches!(d.kind, Kind::Struct | Kind::Class);
+            walk(&d.children, Some(members_owner(d, owner.as_deref())), members_in_type, text, out);
         }
     }
     let (outline, tree) = outline_and_tree(language, text);
     let mut symbols = Vec::new();
-    walk(&outline.items, None, text, &mut symbols);
+    walk(&outline.items, None, false, text, &mut symbols);
     // Private fields and names are definitions too, though no view lists them; each is owned by
     // what it is declared in, so `outer::inner2::deepest` finds a nested function as the call
     // graph names it.
@@ -136,6 +135,18 @@ fn assigned(text: &str, target: &str) -> bool {
         let after = text[at + target.len()..].trim_start();
         starts && after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>")
     })
+}
+
+/// The owner of `definition`'s members, `owner` being its own: its name, but for Ruby's
+/// singleton class, whose methods are class methods of the object it opens (`class << self` in
+/// `module Util` holds `Util.snake_case`, as `def self.snake_case` does; `class << Config` holds
+/// `Config`'s): they were owned by `<< self`, so `Util.snake_case` found nothing.
+fn members_owner(definition: &Definition, owner: Option<&str>) -> String {
+    match definition.name.strip_prefix("<< ").map(str::trim) {
+        Some("self") => owner.unwrap_or(&definition.name).to_string(),
+        Some(object) if !object.is_empty() => object.to_string(),
+        _ => definition.owner_name().to_string(),
+    }
 }
 
 /// A member defined outside its owner, which the outline names by both: `exports.parse = function`
@@ -960,6 +971,12 @@ mod tests {
         assert_eq!(found[..2], [member("Widget", "draw", 1), member("Widget", "~Widget", 2)], "{found:?}");
         let ruby = "class Utils\n  def self.escape(s)\n    s\n  end\nend\n";
         assert_eq!(owned("utils.rb", ruby), [(None, "Utils".to_string(), 1), member("Utils", "escape", 2)]);
+        // So is one in `class << self`: the class's or module's, as `def self.x` is.
+        let singleton = "module Util\n  class << self\n    def snake_case(s)\n    end\n  end\nend\n\
+                         class << Config\n  def load\n  end\nend\n";
+        let found = owned("util.rb", singleton);
+        assert!(found.contains(&member("Util", "snake_case", 3)), "{found:?}");
+        assert!(found.contains(&member("Config", "load", 8)), "{found:?}");
         // Names that are no path to a member keep their owner as the outline gives it.
         assert_eq!(defined_outside("fmt::Display for Item"), None);
         assert_eq!(defined_outside("res.contentType = res.type"), None);

@@ -202,9 +202,11 @@ fn value_body(value: Node) -> Option<Node> {
 /// `const f = (…) => …` (with any keyword) is a function, and `let Cache = class {…}` a class;
 /// another `const` is a constant; an exported or declared `let`/`var` is a variable whatever its
 /// value (other code reads it: `export let counter = 0`, `declare var process: Process`), and so
-/// is one of an object of methods, or of what a call given one returns (see [`defined_object`];
-/// a namespace: `var Utils = { … }`); another `let`/`var` is the module's own state, not
-/// outlined.
+/// is one at file level, as a `const` there is (true-myth's `let NOTHING: Nothing<any>`, which the
+/// module's functions share, was missing from the views and from symbol search), and one of an
+/// object of methods, or of what a call given one returns (see [`defined_object`]; a namespace:
+/// `var Utils = { … }`); another `let`/`var` (a wrapper function's, a block's) is that code's own
+/// state, not outlined.
 fn declarator(node: Node, source: &str) -> Option<Kind> {
     match node.child_by_field_name("value").map(|value| assigned_value(value).kind()) {
         Some(value) if FUNCTION_VALUES.contains(&value) => return Some(Kind::Function),
@@ -223,9 +225,15 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
     }
     match node_text(node.parent()?.child(0)?, source) {
         "const" => Some(Kind::Const),
-        _ if is_exported(node) => Some(Kind::Variable),
+        _ if is_exported(node) || at_file_level(node) => Some(Kind::Variable),
         _ => (!bound_methods(node, source).is_empty()).then_some(Kind::Variable),
     }
+}
+
+/// Whether a declarator's declaration is a statement of the file.
+fn at_file_level(declarator: Node) -> bool {
+    let statement = declarator.parent().and_then(|declaration| declaration.parent());
+    statement.is_some_and(|statement| statement.kind() == "program")
 }
 
 /// Whether a declarator's declaration is exported (`export let a = 1, b = 2`) or declared for

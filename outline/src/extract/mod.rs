@@ -30,7 +30,7 @@ use tree_sitter::{Node, Tree};
 use crate::Language;
 use crate::model::{Definition, Import, Kind, Outline, UnlistedKeys, several_names};
 use crate::text::{
-    Lines, MAX_SIGNATURE, closing, collapse, collapse_code, line_number, node_lines, node_text, truncate,
+    Lines, MAX_SIGNATURE, closing, collapse, collapse_code, line_number, node_lines, node_text, rejects_calls, truncate,
 };
 use crate::{fallback, parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
@@ -139,7 +139,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         .chain(misplaced)
         .chain(swallowed)
         .chain(unparsed::broken_declaration_groups(tree, language))
-        .chain(unparsed::misread_classes(tree, language))
+        .chain(unparsed::misread_classes(tree, language, source))
         .collect();
     let named = match judged.is_some() && !named.is_empty() {
         true => {
@@ -323,7 +323,8 @@ pub(crate) struct Spec {
     pub unparsed_lead: Option<fn(Node, &str) -> Option<usize>>,
     /// A declaration's type that is a list of call signatures (TypeScript's `const f: { (a: A):
     /// B; (b: B): C }`, how a function value declares overloads): its signatures, at least two.
-    /// The head shows the shortest and counts the others, as a run of overloads is shown.
+    /// The head shows the shortest (not a guard returning `never`) and counts the others, as a
+    /// run of overloads is shown.
     pub overloads: Option<Overloads>,
     /// Kinds that may be imports; `is_import` decides (e.g. only `require` calls in Ruby).
     pub imports: &'static [&'static str],
@@ -1215,7 +1216,10 @@ impl<'s> Walker<'s> {
         // Only a list after the parameters: `const f: {…} = function(a, b) {…}` has its own.
         let overloads = self.spec.overloads.and_then(|overloads| overloads(node)).unwrap_or_default();
         let list = overloads.first().and_then(|first| first.parent()).filter(|list| list.start_byte() >= core_end);
-        let shortest = overloads.iter().min_by_key(|signature| collapse(node_text(**signature, self.source)).len());
+        let shortest = overloads.iter().min_by_key(|signature| {
+            let text = collapse(node_text(**signature, self.source));
+            (rejects_calls(&text), text.len())
+        });
         let value = rule.value_head.and_then(|value_head| value_head(node, self.source));
         match (list, shortest) {
             (Some(list), Some(shortest)) => {

@@ -367,12 +367,20 @@ impl Reader {
             // diff keeps its own rules.
             return Ok((Rendered::whole(file), "empty file".to_string()));
         }
-        let (mode, mut note) = match asked {
-            Mode::Auto => auto_mode(&file.text, file_tokens, language.is_some(), surface),
-            Mode::Aggressive if language.is_none() => aggressive_text(shown, &file.text, file_tokens, surface),
-            other => (other.clone(), String::new()),
+        // A language without a grammar here has its comments found by a scan (PHP, Kotlin, shell…).
+        let lexical = (*asked == Mode::Aggressive && language.is_none())
+            .then(|| lean_ctx_outline::aggressive_without_grammar(std::path::Path::new(shown), &file.text));
+        let (mode, mut note) = match (asked, &lexical) {
+            (Mode::Auto, _) => auto_mode(&file.text, file_tokens, language.is_some(), surface),
+            (_, Some(Err(why))) => aggressive_text(shown, why, &file.text, file_tokens, surface),
+            (other, _) => (other.clone(), String::new()),
         };
-        let mut render = self.render(ctx, &mode, &mut note)?;
+        let mut render = match lexical {
+            Some(Ok(text)) => {
+                Rendered { text, holds: Holds::AsBefore, baseline: Baseline::File, mode: Mode::Aggressive }
+            }
+            _ => self.render(ctx, &mode, &mut note)?,
+        };
         // A text file's view says itself whether it outlines anything (see `render`).
         if language.is_some() && render.is_empty_outline() {
             if *asked == Mode::Auto {
@@ -661,11 +669,12 @@ fn shortened(text: &str, raw_tokens: usize, has_outline: bool, surface: Surface)
     }
 }
 
-/// `aggressive` of a file in no language it knows: no comment syntax to strip, so it shortens
-/// as `auto` does text (whole up to [`AUTO_TEXT_TOKENS`], then its head), the note saying so: a
-/// 5 MB log was sent whole under "no outline", a reason that belongs to the outline views.
-fn aggressive_text(shown: &str, text: &str, raw_tokens: usize, surface: Surface) -> (Mode, String) {
-    let why = format!("aggressive: no comment syntax known for {shown}");
+/// `aggressive` of a file whose comments are not known (`why`: no comment syntax for its
+/// language, or a string or comment whose end a scan could not see): it shortens as `auto` does
+/// text (whole up to [`AUTO_TEXT_TOKENS`], then its head), the note saying so: a 5 MB log was
+/// sent whole under "no outline", a reason that belongs to the outline views.
+fn aggressive_text(shown: &str, why: &str, text: &str, raw_tokens: usize, surface: Surface) -> (Mode, String) {
+    let why = format!("aggressive: {why} for {shown}");
     match shortened(text, raw_tokens, false, surface) {
         (mode, Some(done)) => (mode, format!("{why}; {done}")),
         (mode, None) => (mode, format!("{why}: sent in full")),
