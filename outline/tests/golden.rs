@@ -2543,8 +2543,11 @@ fn keyword_outline_lists_the_functions_of_tables_given_to_calls() {
 fn a_run_of_one_objects_functions_writes_its_path_once() {
     let source = "var api = {};\napi.get = function (a) {};\napi.put = function (a) {};\nother.x = function (a) {};\n";
     let views = outline(Language::JavaScript, source);
-    assert_eq!(render_signatures(&views), "2-3 api.{get, put} = function (a)\n4 other.x = function (a)\n");
-    assert_eq!(render_map(&views), "2-3 fn {api.get, api.put}\n4 fn other.x\n");
+    assert_eq!(
+        render_signatures(&views),
+        "1 var api = {}\n2-3 api.{get, put} = function (a)\n4 other.x = function (a)\n"
+    );
+    assert_eq!(render_map(&views), "1 var api\n2-3 fn {api.get, api.put}\n4 fn other.x\n");
 }
 
 /// A table whose first functions are written on the line that opens it (`local Queue =

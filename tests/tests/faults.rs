@@ -75,6 +75,18 @@ fn a_full_disk_under_the_data_dir_still_returns_the_output_and_exit_code() {
     // state.db exists and is in use before the disk fills up.
     let first = lctx(&home, &root, &["run", "--", "echo warm-up"]);
     assert!(first.status.success(), "{}", describe(&first));
+    // The warm-up's queued writes empty the daemon's journal once made: filled before that,
+    // the disk would get that space back, enough for the archive below (under load, it did).
+    let journal = home.dirs().data.join("journal");
+    let settled = || {
+        std::fs::read_dir(&journal)
+            .map_or(true, |entries| entries.flatten().all(|entry| entry.metadata().is_ok_and(|meta| meta.len() == 0)))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !settled() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(settled(), "the warm-up's writes were made within 10 s");
     tmpfs.fill();
 
     let noisy = r#"for i in $(seq 1 3000); do echo "compiling unit $i of 3000 … ok, nothing to see in line $i"; done
