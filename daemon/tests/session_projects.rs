@@ -84,3 +84,25 @@ fn status_handoff_and_notes_of_the_same_id_in_two_projects_are_each_their_own() 
     let (_, report, lost) = p.engine.gain("all", "none", 0, 0).unwrap();
     assert!(lost.is_none(), "no session record was lost: {report}");
 }
+
+/// A background job of the id in one project was listed, shown and cancelled from another.
+#[test]
+fn a_job_started_in_one_project_is_not_the_same_id_s_in_another() {
+    let p = Project::new();
+    let inner_root = inner(&p);
+    let outer = p.caller("s");
+    let in_inner = Caller { cwd: &inner_root, session: "s", agent: "test", ..Caller::default() };
+    let run = lean_ctxd::engine::shell::run::RunParams { command: "sleep 30".into(), ..Default::default() };
+    let id = p.engine.start_job(&outer, &run).unwrap();
+    let ids = |caller: &Caller<'_>, all: bool| -> Vec<(u64, bool)> {
+        let views = p.engine.job_action(caller, "list", 0, all).unwrap();
+        views.iter().map(|v| (v.info.id, v.yours)).collect()
+    };
+    assert_eq!(ids(&in_inner, false), []);
+    assert_eq!(ids(&in_inner, true), [(id, false)], "every session's listing shows it, not as this one's");
+    let Err(refused) = p.engine.job_action(&in_inner, "cancel", id, false) else { panic!("cancelled from elsewhere") };
+    assert!(refused.message.contains("another project"), "{}", refused.message);
+    assert_eq!(ids(&outer, false), [(id, true)]);
+    let cancelled = p.engine.job_action(&outer, "cancel", id, false).unwrap();
+    assert!(cancelled[0].info.cancel_requested);
+}

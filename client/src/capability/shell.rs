@@ -131,7 +131,6 @@ pub struct JobsQuery {
 }
 
 pub async fn jobs(backend: &Backend, ctx: RequestContext, q: JobsQuery, surface: Surface) -> Result<Answer> {
-    let session = ctx.session_id.clone();
     let request = JobsRequest { ctx: Some(ctx), action: q.action as i32, id: q.id, all_sessions: q.all_sessions };
     let jobs = backend.shell().jobs(request).await?.into_inner().jobs;
     let mut text = String::new();
@@ -141,7 +140,7 @@ pub async fn jobs(backend: &Backend, ctx: RequestContext, q: JobsQuery, surface:
     for job in &jobs {
         let mut line = job_line(job);
         if q.all_sessions {
-            line.push_str(&session_tag(&job.session, &session));
+            line.push_str(&session_tag(&job.session, job.yours));
         }
         push_block(&mut text, &line);
         if q.action == JobsAction::Cancel {
@@ -154,7 +153,7 @@ pub async fn jobs(backend: &Backend, ctx: RequestContext, q: JobsQuery, surface:
     let json = json!({"jobs": jobs.iter().map(|j| json!({
         "id": j.id, "command": j.command, "running": j.running, "cancelling": j.cancelling,
         "exit_code": j.exit_code, "elapsed_ms": j.elapsed_ms, "timed_out": j.timed_out, "cancelled": j.cancelled,
-        "session": j.session, "output": j.output.as_ref().map_or_else(String::new, |o| o.text.clone()),
+        "session": j.session, "yours": j.yours, "output": j.output.as_ref().map_or_else(String::new, |o| o.text.clone()),
     })).collect::<Vec<_>>()});
     Ok(Answer::ok(text, json))
 }
@@ -175,10 +174,11 @@ fn job_line(job: &Job) -> String {
     format!("job {} · {state} · {} · {}", job.id, duration(job.elapsed_ms), job.command)
 }
 
-/// ` · session ID` in a listing of every session's jobs.
-fn session_tag(job_session: &str, own: &str) -> String {
+/// ` · session ID` in a listing of every session's jobs; `yours`: the caller's session started it
+/// in the caller's project (the same id in another project is another session).
+fn session_tag(job_session: &str, yours: bool) -> String {
     let name = if job_session.is_empty() { "no session".to_string() } else { format!("session {job_session}") };
-    if job_session == own { format!(" · {name} (this one)") } else { format!(" · {name}") }
+    if yours { format!(" · {name} (this one)") } else { format!(" · {name}") }
 }
 
 /// What a cancel did, said plainly: the job was stopped, is still being
@@ -279,8 +279,8 @@ mod tests {
         assert!(cancel_note(&stopping, Surface::Cli).starts_with("[cancel in progress"));
         assert!(cancel_note(&Job { cancelled: true, ..job.clone() }, Surface::Mcp).starts_with("[cancelled"));
         assert!(cancel_note(&job, Surface::Cli).contains("already ended"));
-        assert_eq!(session_tag("", "s1"), " · no session");
-        assert_eq!(session_tag("s1", "s1"), " · session s1 (this one)");
+        assert_eq!(session_tag("", false), " · no session");
+        assert_eq!(session_tag("s1", true), " · session s1 (this one)");
     }
 
     #[test]

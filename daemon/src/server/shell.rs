@@ -169,6 +169,7 @@ impl Shell for ShellService {
                 running: v.info.outcome.is_none(),
                 cancelling: v.info.outcome.is_none() && v.info.cancel_requested,
                 session: v.info.origin.session,
+                yours: v.yours,
                 exit_code,
                 elapsed_ms: millis(v.info.elapsed),
                 timed_out,

@@ -1,13 +1,15 @@
 //! Background commands: started by one call, they run in the daemon and
 //! outlive the client that started them; later calls ask for their status,
-//! cancel them or list them. A job belongs to the session that started it:
-//! only that session may ask for its status or cancel it, and its listing
-//! holds only its own jobs (a listing of every session's is read-only). Ids
+//! cancel them or list them. A job belongs to the session that started it,
+//! an id within a project (see [`SessionIn`]): only that session may ask for
+//! its status or cancel it, and its listing holds only its own jobs (a
+//! listing of every session's is read-only). Ids
 //! are unique across sessions, so an id never names two jobs. Bounded in
 //! number, in memory (each output goes through a spool, as a foreground
 //! command's does), and in how long finished jobs are kept.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -16,6 +18,7 @@ use super::shape::Shaped;
 use super::spool::Spool;
 use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
+use crate::engine::session::SessionIn;
 use crate::locks::{self, Mutex};
 
 /// Jobs running at once.
@@ -42,6 +45,13 @@ pub struct Origin {
     pub session: String,
     pub agent: String,
     pub raw: bool,
+}
+
+impl Origin {
+    /// Whether `session` started the job: its id, in the same project.
+    pub fn is(&self, session: SessionIn<'_>) -> bool {
+        self.session == session.id && Path::new(&self.project) == session.project
+    }
 }
 
 #[derive(Clone)]
@@ -124,7 +134,7 @@ impl Jobs {
     }
 
     /// Job `id`, if `session` started it.
-    pub fn status(&self, id: u64, session: &str) -> EngineResult<JobInfo> {
+    pub fn status(&self, id: u64, session: SessionIn<'_>) -> EngineResult<JobInfo> {
         let table = self.table.lock();
         let job = own(&table.1, id, session)?;
         Ok(info(id, job))
@@ -134,7 +144,7 @@ impl Jobs {
     /// and answers once it has ended — or, after [`CANCEL_WAIT`], with it
     /// still running and `cancel_requested` set. A job that had finished
     /// already is answered as it ended.
-    pub fn cancel(&self, id: u64, session: &str) -> EngineResult<JobInfo> {
+    pub fn cancel(&self, id: u64, session: SessionIn<'_>) -> EngineResult<JobInfo> {
         let job = {
             let table = self.table.lock();
             let job = own(&table.1, id, session)?;
@@ -158,13 +168,13 @@ impl Jobs {
 
     /// `session`'s kept jobs (every session's with `all_sessions`), oldest
     /// first.
-    pub fn list(&self, session: &str, all_sessions: bool) -> Vec<JobInfo> {
+    pub fn list(&self, session: SessionIn<'_>, all_sessions: bool) -> Vec<JobInfo> {
         let mut table = self.table.lock();
         prune(&mut table.1);
         table
             .1
             .iter()
-            .filter(|(_, job)| all_sessions || job.origin.session == session)
+            .filter(|(_, job)| all_sessions || job.origin.is(session))
             .map(|(id, job)| info(*id, job))
             .collect()
     }
@@ -178,9 +188,18 @@ impl Jobs {
 
 /// Job `id` when `session` started it; another session's job is refused
 /// as not this session's, never shown or cancelled.
-fn own<'t>(jobs: &'t BTreeMap<u64, Job>, id: u64, session: &str) -> EngineResult<&'t Job> {
+fn own<'t>(jobs: &'t BTreeMap<u64, Job>, id: u64, session: SessionIn<'_>) -> EngineResult<&'t Job> {
     match jobs.get(&id) {
-        Some(job) if job.origin.session == session => Ok(job),
+        Some(job) if job.origin.is(session) => Ok(job),
+        // The same id started it in another project (LEAN_CTX_SESSION set for every shell).
+        Some(job) if job.origin.session == session.id => Err(EngineError::new(
+            ErrorKind::PermissionDenied,
+            format!(
+                "job {id} belongs to this session id in another project ({}): a session is its id within its \
+                 project; ask from that project",
+                job.origin.project
+            ),
+        )),
         // Name the way back: an agent whose MCP connection restarted has a new session.
         Some(job) => {
             let (whose, way) = match job.origin.session.as_str() {
@@ -230,6 +249,11 @@ mod tests {
     use super::*;
     use crate::engine::shell::spool::{Output, test_spool};
 
+    /// Session `id` in the project jobs started with a default origin have.
+    fn at(id: &str) -> SessionIn<'_> {
+        SessionIn { project: Path::new(""), id }
+    }
+
     fn params(cmd: &str) -> ExecParams {
         ExecParams {
             command: cmd.into(),
@@ -248,7 +272,7 @@ mod tests {
 
     fn wait_done(jobs: &Jobs, id: u64) -> ExecOutcome {
         for _ in 0..1000 {
-            if let Some(outcome) = jobs.status(id, "").unwrap().outcome {
+            if let Some(outcome) = jobs.status(id, at("")).unwrap().outcome {
                 return outcome.unwrap();
             }
             std::thread::sleep(Duration::from_millis(10));
@@ -260,21 +284,21 @@ mod tests {
     fn runs_in_the_background_and_reports_its_outcome() {
         let jobs = Jobs::default();
         let id = jobs.start_plain(params("sleep 0.2; echo finished; exit 4")).unwrap();
-        assert!(jobs.status(id, "").unwrap().outcome.is_none(), "still running");
+        assert!(jobs.status(id, at("")).unwrap().outcome.is_none(), "still running");
         let out = wait_done(&jobs, id);
         assert_eq!((out.exit_code, out.output), (4, Output::Whole(b"finished\n".to_vec())));
-        assert_eq!(jobs.list("", false).len(), 1);
+        assert_eq!(jobs.list(at(""), false).len(), 1);
     }
 
     #[test]
     fn cancel_answers_once_the_job_has_ended_and_unknown_ids_are_explained() {
         let jobs = Jobs::default();
         let id = jobs.start_plain(params("sleep 30")).unwrap();
-        let info = jobs.cancel(id, "").unwrap();
+        let info = jobs.cancel(id, at("")).unwrap();
         let outcome = info.outcome.expect("cancel waits for the job to end").unwrap();
         assert!(outcome.cancelled && info.cancel_requested);
-        assert!(jobs.status(id, "").unwrap().outcome.unwrap().unwrap().cancelled);
-        assert!(jobs.status(999, "").unwrap_err().message.contains("no job 999"));
+        assert!(jobs.status(id, at("")).unwrap().outcome.unwrap().unwrap().cancelled);
+        assert!(jobs.status(999, at("")).unwrap_err().message.contains("no job 999"));
     }
 
     #[test]
@@ -282,10 +306,10 @@ mod tests {
         let jobs = Jobs::default();
         let id = jobs.start_plain(params("exit 3")).unwrap();
         wait_done(&jobs, id);
-        let info = jobs.cancel(id, "").unwrap();
+        let info = jobs.cancel(id, at("")).unwrap();
         let outcome = info.outcome.expect("it had ended").unwrap();
         assert_eq!((outcome.exit_code, outcome.cancelled, info.cancel_requested), (3, false, false));
-        assert!(!jobs.status(id, "").unwrap().cancel_requested);
+        assert!(!jobs.status(id, at("")).unwrap().cancel_requested);
     }
 
     #[test]
@@ -294,9 +318,9 @@ mod tests {
         // With no wait the answer nearly always comes before the job's
         // thread has seen the switch; either way it says a cancel was asked.
         let id = jobs.start_plain(params("sleep 30")).unwrap();
-        let info = jobs.cancel(id, "").unwrap();
+        let info = jobs.cancel(id, at("")).unwrap();
         assert!(info.cancel_requested);
-        assert!(jobs.status(id, "").unwrap().cancel_requested, "status says it is being stopped");
+        assert!(jobs.status(id, at("")).unwrap().cancel_requested, "status says it is being stopped");
         assert!(wait_done(&jobs, id).cancelled);
     }
 
@@ -309,17 +333,37 @@ mod tests {
         };
         let (a, b) = (start("a"), start("b"));
         assert_ne!(a, b, "ids are unique across sessions");
-        let refused = jobs.cancel(a, "b").unwrap_err();
+        let refused = jobs.cancel(a, at("b")).unwrap_err();
         assert_eq!(refused.kind, ErrorKind::PermissionDenied);
         assert!(refused.message.contains("another session"), "{}", refused.message);
-        assert_eq!(jobs.status(a, "").unwrap_err().kind, ErrorKind::PermissionDenied);
-        assert!(jobs.status(a, "a").unwrap().outcome.is_none(), "another session's cancel did nothing");
+        assert_eq!(jobs.status(a, at("")).unwrap_err().kind, ErrorKind::PermissionDenied);
+        assert!(jobs.status(a, at("a")).unwrap().outcome.is_none(), "another session's cancel did nothing");
         let ids = |list: Vec<JobInfo>| list.into_iter().map(|j| j.id).collect::<Vec<_>>();
-        assert_eq!(ids(jobs.list("a", false)), [a]);
-        assert_eq!(ids(jobs.list("", false)), Vec::<u64>::new());
-        assert_eq!(ids(jobs.list("", true)), [a, b]);
-        jobs.cancel(a, "a").unwrap();
-        jobs.cancel(b, "b").unwrap();
+        assert_eq!(ids(jobs.list(at("a"), false)), [a]);
+        assert_eq!(ids(jobs.list(at(""), false)), Vec::<u64>::new());
+        assert_eq!(ids(jobs.list(at(""), true)), [a, b]);
+        jobs.cancel(a, at("a")).unwrap();
+        jobs.cancel(b, at("b")).unwrap();
+    }
+
+    #[test]
+    fn one_session_id_in_two_projects_is_two_sessions() {
+        let jobs = Jobs::default();
+        let origin = Origin { project: "/work/a".into(), session: "s".into(), ..Origin::default() };
+        let id =
+            jobs.start(params("sleep 30"), test_spool(&std::env::temp_dir().join("lctx-jobs-unused")), origin).unwrap();
+        let (a, b) = (
+            SessionIn { project: Path::new("/work/a"), id: "s" },
+            SessionIn { project: Path::new("/work/b"), id: "s" },
+        );
+        // Another project's `lctx jobs` does not list it, nor may it cancel it (it did: one id, one session).
+        assert!(jobs.list(b, false).is_empty());
+        let refused = jobs.cancel(id, b).unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::PermissionDenied);
+        assert!(refused.message.contains("another project (/work/a)"), "{}", refused.message);
+        assert!(jobs.status(id, a).unwrap().outcome.is_none(), "still running");
+        assert_eq!(jobs.list(a, false).len(), 1);
+        jobs.cancel(id, a).unwrap();
     }
 
     #[test]
@@ -328,7 +372,7 @@ mod tests {
         let ids: Vec<_> = (0..MAX_RUNNING).map(|_| jobs.start_plain(params("sleep 30")).unwrap()).collect();
         assert_eq!(jobs.start_plain(params("true")).unwrap_err().kind, ErrorKind::ResourceExhausted);
         for id in ids {
-            jobs.cancel(id, "").unwrap();
+            jobs.cancel(id, at("")).unwrap();
         }
     }
 }

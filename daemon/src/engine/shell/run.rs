@@ -16,6 +16,7 @@ use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::guard;
 use crate::engine::project::{Scope, root_markers};
+use crate::engine::session::SessionIn;
 use crate::engine::{Caller, Engine};
 
 #[derive(Debug, Clone, Default)]
@@ -59,6 +60,8 @@ pub struct CommandCheck {
 pub struct JobView {
     pub info: JobInfo,
     pub shaped: Option<Result<Shaped, EngineError>>,
+    /// The caller's session started it (in the caller's project).
+    pub yours: bool,
 }
 
 impl Engine {
@@ -163,7 +166,8 @@ impl Engine {
         id: u64,
         all_sessions: bool,
     ) -> EngineResult<Vec<JobView>> {
-        let session = caller.session;
+        let scope = self.scope(caller, &self.config.get())?;
+        let session = SessionIn { project: &scope.root, id: caller.session };
         let infos = match action.trim() {
             "status" | "" => vec![self.jobs.status(id, session)?],
             "cancel" => vec![self.jobs.cancel(id, session)?],
@@ -174,11 +178,9 @@ impl Engine {
         };
         Ok(infos
             .into_iter()
-            .map(
-                |info| {
-                    if info.origin.session == session { self.job_view(info) } else { JobView { info, shaped: None } }
-                },
-            )
+            .map(|info| {
+                if info.origin.is(session) { self.job_view(info) } else { JobView { info, shaped: None, yours: false } }
+            })
             .collect())
     }
 
@@ -195,6 +197,6 @@ impl Engine {
             Some(Err(e)) => Some(Err(e.clone())),
             None => None,
         };
-        JobView { info, shaped }
+        JobView { info, shaped, yours: true }
     }
 }
