@@ -68,7 +68,8 @@ fn live_holder_pid(path: &Path) -> Option<u32> {
     None
 }
 
-fn is_alive(pid: u32) -> bool {
+/// Whether process `pid` exists (another user's too).
+pub fn is_alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
     // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
     // A process of another user's exists too: the call is refused (EPERM).

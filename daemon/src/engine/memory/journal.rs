@@ -133,10 +133,11 @@ impl Journal {
     /// a line that cannot be read back (a staged blob swept since) is counted unrecorded.
     pub(super) fn adopt(&self, db: &Db) -> Vec<Job> {
         let Ok(entries) = fs::read_dir(&self.dir) else { return Vec::new() };
-        let mut paths: Vec<PathBuf> = entries
+        let (mut paths, leftovers): (Vec<PathBuf>, Vec<PathBuf>) = entries
             .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
+            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl" || ext == "new" || ext == "compacting"))
+            .partition(|path| path.extension().is_some_and(|ext| ext == "jsonl"));
+        remove_leftovers(&leftovers);
         paths.sort();
         let mut adopted = Vec::new();
         for path in paths {
@@ -226,6 +227,21 @@ impl Open {
         self.file = file;
         self.len = live;
         Ok(())
+    }
+}
+
+/// Removes what a process killed while creating (`.new`) or compacting (`.compacting`) its journal
+/// left beside it, once that process is gone: nothing else removes them, and they hold no line the
+/// journal itself lacks (a compacted copy replaces the journal only by a rename). A live process's
+/// are its own, between their creation and their rename.
+fn remove_leftovers(paths: &[PathBuf]) {
+    for path in paths {
+        let pid = path.file_stem().and_then(|stem| stem.to_str()?.split('-').next()?.parse::<u32>().ok());
+        if pid.is_some_and(|pid| !lean_ctx_common::singleton::is_alive(pid))
+            && let Err(e) = fs::remove_file(path)
+        {
+            tracing::warn!("cannot remove {}: {e}", path.display());
+        }
     }
 }
 
@@ -371,6 +387,25 @@ mod tests {
         let rows = memory.with(|s| s.gain(Period::All, GroupBy::Mode, now_ms(), 0)).unwrap();
         assert!(rows.is_empty(), "every event was settled: none is made again");
         assert!(memory.unrecorded().is_none());
+    }
+
+    /// A process killed between creating its `.new` or `.compacting` file and renaming it left
+    /// the file for good; a live process's are its own.
+    #[test]
+    fn what_a_dead_process_left_while_creating_or_compacting_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let ours = std::process::id();
+        let names = [format!("{dead}-1.compacting"), format!("{dead}-2.new"), format!("{ours}-3.compacting")];
+        let paths: Vec<std::path::PathBuf> = names.iter().map(|name| dir.path().join(name)).collect();
+        for path in &paths {
+            std::fs::write(path, "{}\n").unwrap();
+        }
+        super::remove_leftovers(&paths);
+        let left: Vec<bool> = paths.iter().map(|path| path.exists()).collect();
+        assert_eq!(left, [false, false, true]);
     }
 
     /// An adopter that opened a live process's journal just before the process compacted it
