@@ -5,6 +5,7 @@
 //! line past its length with the signature cut short behind it.
 
 use super::Family;
+use super::code_chars::code_chars;
 use super::lua_blocks::block_end;
 use crate::text::closing;
 
@@ -16,25 +17,10 @@ use crate::text::closing;
 pub(super) fn without_body(head: &str, family: Family) -> &str {
     let bytes = head.as_bytes();
     let mut depth = 0i32;
-    let mut quote = None;
-    let mut escaped = false;
-    for (at, c) in head.char_indices() {
-        if let Some(open) = quote {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == open => quote = None,
-                _ => {}
-            }
-            continue;
-        }
+    for (at, c) in code_chars(head, None) {
         let spaced = at > 0 && bytes[at - 1].is_ascii_whitespace();
         let next = bytes.get(at + 1).copied();
         let body = match c {
-            '"' | '\'' => {
-                quote = Some(c);
-                false
-            }
             '(' | '[' => {
                 depth += 1;
                 false

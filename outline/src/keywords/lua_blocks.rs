@@ -3,36 +3,11 @@
 //! function written there ends (`a = function() return 1 end,`), if it does. Strings and a
 //! comment are passed over.
 
-/// The characters of `text` that are code, with their byte offsets: not inside a quoted string,
-/// and before a `--` comment.
-fn code_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
-    let mut quote = None;
-    let mut escaped = false;
-    let mut chars = text.char_indices().peekable();
-    std::iter::from_fn(move || {
-        while let Some((at, c)) = chars.next() {
-            match quote {
-                Some(open) => {
-                    match c {
-                        _ if escaped => escaped = false,
-                        '\\' => escaped = true,
-                        _ if c == open => quote = None,
-                        _ => {}
-                    }
-                    continue;
-                }
-                None if c == '"' || c == '\'' => quote = Some(c),
-                None if c == '-' && chars.peek().is_some_and(|&(_, next)| next == '-') => return None,
-                None => return Some((at, c)),
-            }
-        }
-        None
-    })
-}
+use super::code_chars::code_chars;
 
 /// Whether a table constructor whose `{` came just before `text` is still open at its end.
 pub(super) fn stays_open(text: &str) -> bool {
-    let depth = code_chars(text).try_fold(1usize, |depth, (_, c)| match c {
+    let depth = code_chars(text, Some("--")).try_fold(1usize, |depth, (_, c)| match c {
         '{' => Some(depth + 1),
         '}' => depth.checked_sub(1).filter(|&depth| depth > 0),
         _ => Some(depth),
@@ -46,7 +21,7 @@ pub(super) fn stays_open(text: &str) -> bool {
 pub(super) fn block_end(text: &str) -> Option<usize> {
     let mut depth = 0usize;
     let mut word_start = None;
-    let code = code_chars(text).chain(std::iter::once((text.len(), ' ')));
+    let code = code_chars(text, Some("--")).chain(std::iter::once((text.len(), ' ')));
     for (at, c) in code {
         let in_word = c.is_alphanumeric() || c == '_';
         match (word_start, in_word) {

@@ -11,6 +11,7 @@
 //! [`lua_blocks`], [`php`], [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text
 //! inside code, and [`function_head`] where a function's head ends before a body on its line.
 
+mod code_chars;
 mod embedded_text;
 mod function_head;
 mod general;
