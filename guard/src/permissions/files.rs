@@ -656,6 +656,9 @@ impl<'a> Finder<'a> {
             }
             None => {}
         }
+        if let Some(word) = written.branch_or_path {
+            self.branch_or_path(&verb, &args[word]);
+        }
         // What a file copied, moved or linked from a program is, run later on the line.
         let copies: Vec<Option<String>> = written.sources.iter().map(|&at| self.copy_of(&args[at])).collect();
         for target in written.targets.iter().take(MAX_OPERANDS) {
@@ -703,6 +706,28 @@ impl<'a> Finder<'a> {
         match self.links.through(&path) {
             Some(through) => Some(through.path.as_deref().and_then(file_name)),
             None => self.made.at(&path).map(|copy_of| copy_of.map(str::to_string)),
+        }
+    }
+
+    /// `git checkout NAME`: git takes NAME for a branch when one is so
+    /// named, else for a pathspec. One that exists is a path written under;
+    /// one that does not (a file deleted, git puts back) is known only when
+    /// it runs, where an Edit rule may cover something under it.
+    fn branch_or_path(&mut self, verb: &str, arg: &Arg) {
+        if !arg.literal || self.unknown_dir.is_some() {
+            return self.writes_under_cwd(verb);
+        }
+        let path = canonical_prefix(&self.permissions.resolve(&arg.text, &self.cwd));
+        if path.exists() {
+            for path in self.file(verb, arg, true) {
+                let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
+                self.files.whole_edits.push(Named { path, cause });
+            }
+            return;
+        }
+        let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_below(&path));
+        if self.permissions.rules.iter().any(covered) {
+            self.unknown(true, format!("{verb} `{}` unless it names a branch", arg.text));
         }
     }
 

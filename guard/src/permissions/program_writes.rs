@@ -285,11 +285,31 @@ fn git_written(args: &[&str]) -> Option<Written> {
     }
     args.get(at)?;
     let rest = &args[at + 1..];
+    if rest.iter().any(|arg| arg.starts_with("--pathspec-from-file")) && matches!(args[at], "checkout" | "restore") {
+        return Some(Written { unknown: Some("the paths its pathspec file names".into()), ..Written::default() });
+    }
+    let mut branch_or_path = None;
     let paths: Vec<usize> = match args[at] {
         "checkout" => match rest.iter().position(|arg| *arg == "--") {
             Some(dash) => (dash + 1..rest.len()).collect(),
-            // `git checkout REV PATH…`; a branch alone writes what it holds.
-            None => operands(rest, "bBU").into_iter().skip(1).collect(),
+            // `git checkout [REV] PATH…`: its first operand is a path when it can be
+            // nothing else (`.`, `a/b`), a revision when a branch is made from it.
+            None => {
+                let creates = rest.iter().any(|arg| matches!(*arg, "-b" | "-B" | "--orphan"));
+                let mut operands = operands(rest, "bBU").into_iter();
+                let first = operands.next();
+                let paths: Vec<usize> = operands.collect();
+                match first {
+                    Some(first) if !creates && (rest[first] == "." || rest[first].contains('/')) => {
+                        std::iter::once(first).chain(paths).collect()
+                    }
+                    Some(first) if !creates && paths.is_empty() => {
+                        branch_or_path = Some(at + 1 + first);
+                        paths
+                    }
+                    _ => paths,
+                }
+            }
         },
         "restore" => {
             let staged_only = rest.contains(&"--staged") || rest.contains(&"-S");
@@ -308,12 +328,13 @@ fn git_written(args: &[&str]) -> Option<Written> {
         }
         _ => return None,
     };
-    if moved {
+    if moved && (branch_or_path.is_some() || !paths.is_empty()) {
         return Some(Written { unknown: Some(format!("the paths it {} elsewhere", args[at])), ..Written::default() });
     }
     // A pathspec names what is under it too (`git checkout -- .`).
     let under = paths.into_iter().map(|word| Part { word: at + 1 + word, from: 0 }).collect::<Vec<_>>();
-    (!under.is_empty()).then(|| Written { under: Some(under), ..Written::default() })
+    let under = (!under.is_empty()).then_some(under);
+    (under.is_some() || branch_or_path.is_some()).then_some(Written { under, branch_or_path, ..Written::default() })
 }
 
 #[cfg(test)]
@@ -357,7 +378,9 @@ mod tests {
         assert_eq!(of("tar", "-cf a.tar -C dir ."), None);
         assert_eq!(of("git", "checkout HEAD -- a b"), Some((vec![], Some(vec![3, 4]), false)));
         assert_eq!(of("git", "checkout HEAD a"), Some((vec![], Some(vec![2]), false)));
-        assert_eq!(of("git", "checkout main"), None);
+        assert_eq!(of("git", "checkout main"), Some((vec![], None, false)));
+        assert_eq!(of("git", "checkout ."), Some((vec![], Some(vec![1]), false)));
+        assert_eq!(of("git", "checkout -b new origin/main"), None);
         assert_eq!(of("git", "restore --source=HEAD a"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("git", "restore --staged a"), None);
         assert_eq!(of("git", "apply p.diff"), Some((vec![], None, true)));

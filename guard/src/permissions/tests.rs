@@ -2858,3 +2858,36 @@ fn an_associative_arrays_subscript_is_a_string_not_arithmetic() {
         assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
     }
 }
+
+#[test]
+fn a_git_checkout_operand_naming_a_path_is_a_pathspec_without_its_dashes() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    for name in ["config/app.ini", "a.txt"] {
+        s.file(name);
+    }
+    let p = s.load();
+    let rule = "Edit(./config/**)";
+    let file = s.project_file();
+    let cwd = format!("`git` writes anything under its working directory {}", s.root.display());
+    for (command, part) in [
+        ("git checkout .", cwd.as_str()),
+        ("git -c x=y checkout .", cwd.as_str()),
+        ("git checkout config/app.ini", "`git` writes `config/app.ini`"),
+        ("cd config && git checkout app.ini", "`git` writes `app.ini`"),
+        ("git checkout config", "`git` writes anything under `config`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    for (command, part) in [
+        // Deleted, it names no file but git puts it back, unless a branch is so named.
+        ("cd config && git checkout gone.ini", "`git` writes `gone.ini` unless it names a branch"),
+        ("git checkout --pathspec-from-file=list", "`git` writes the paths its pathspec file names"),
+        ("git restore --pathspec-from-file=list", "`git` writes the paths its pathspec file names"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
+    }
+    for command in ["git checkout main", "git checkout -b feature config", "git restore --staged config/app.ini"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}

@@ -21,6 +21,9 @@ pub(crate) struct Written {
     /// Files it writes that only its input names, said so (`patch -p1 <
     /// p.diff`: "the files its patch names").
     pub(crate) unknown: Option<String>,
+    /// `git checkout NAME`'s operand, a branch when one is so named, else
+    /// a pathspec: the files decide (one that exists is a path).
+    pub(crate) branch_or_path: Option<usize>,
 }
 
 /// The end of a word that names a file: the whole word (`from` 0), or the
