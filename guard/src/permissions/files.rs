@@ -397,8 +397,8 @@ impl<'a> Finder<'a> {
                 self.file(&format!("`{program}` sends or reads"), &file, false);
             }
         }
-        if matches!(program, "awk" | "gawk" | "mawk" | "nawk") && program_writes::awk_runs_commands(&texts) {
-            self.files.unknown_programs.push(format!("`{program}`'s program, which may run commands"));
+        if let Some(runs) = program_writes::runs_command(program, &texts) {
+            self.files.unknown_programs.push(runs);
         }
         if program == "git" {
             self.git(invocation, &texts);
@@ -646,15 +646,32 @@ impl<'a> Finder<'a> {
         }
         match written.under.as_deref() {
             Some([]) => self.writes_under_cwd(&verb),
+            Some([before @ .., last]) if written.under_in_turn => {
+                // Each directory is relative to the one before: it writes under the last.
+                let (cwd, unknown_dir) = (self.cwd.clone(), self.unknown_dir.clone());
+                for dir in before {
+                    let word = args[dir.word].tail(dir.from);
+                    if !word.literal {
+                        self.unknown(true, format!("{verb} anything under a directory after `{}`", word.text));
+                        break;
+                    }
+                    if self.relative_to_unknown(&word).is_none() {
+                        self.unknown_dir = None;
+                    }
+                    self.cwd = canonical_prefix(&self.permissions.resolve(&word.text, &self.cwd));
+                }
+                self.writes_under(&verb, &args[last.word].tail(last.from));
+                (self.cwd, self.unknown_dir) = (cwd, unknown_dir);
+            }
             Some(dirs) => {
                 for dir in dirs {
-                    for path in self.file(&verb, &args[dir.word].tail(dir.from), true) {
-                        let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
-                        self.files.whole_edits.push(Named { path, cause });
-                    }
+                    self.writes_under(&verb, &args[dir.word].tail(dir.from));
                 }
             }
             None => {}
+        }
+        if let Some(name) = written.named_in_cwd {
+            self.file(&verb, &Arg::literal(name, None), true);
         }
         if let Some(word) = written.branch_or_path {
             self.branch_or_path(&verb, &args[word]);
@@ -709,6 +726,14 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// A command writing anything under the directory `dir` names.
+    fn writes_under(&mut self, verb: &str, dir: &Arg) {
+        for path in self.file(verb, dir, true) {
+            let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
+            self.files.whole_edits.push(Named { path, cause });
+        }
+    }
+
     /// `git checkout NAME`: git takes NAME for a branch when one is so
     /// named, else for a pathspec. One that exists is a path written under;
     /// one that does not (a file deleted, git puts back) is known only when
@@ -719,11 +744,7 @@ impl<'a> Finder<'a> {
         }
         let path = canonical_prefix(&self.permissions.resolve(&arg.text, &self.cwd));
         if path.exists() {
-            for path in self.file(verb, arg, true) {
-                let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
-                self.files.whole_edits.push(Named { path, cause });
-            }
-            return;
+            return self.writes_under(verb, arg);
         }
         let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_below(&path));
         if self.permissions.rules.iter().any(covered) {

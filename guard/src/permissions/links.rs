@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::getopt::Name;
+
 /// Links followed one through another at most (a link to a link…).
 const MAX_HOPS: usize = 8;
 
@@ -72,16 +74,13 @@ impl Links {
 /// -s`, `cp -s`) unless `-r` made it relative to where it runs, that for a
 /// hard one; `None` when it makes none.
 pub(super) fn making(program: &str, args: &[&str]) -> Option<RelativeTo> {
-    let has = |short: char, long: &str| {
-        args.iter()
-            .any(|arg| *arg == long || (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(short)))
-    };
-    let symbolic = has('s', "--symbolic") || (program == "cp" && has('s', "--symbolic-link"));
+    let parsed = super::writers::destination_options(program, args)?;
+    let has = |letter: char| parsed.has(Name::Short(letter));
     match program {
-        "ln" if symbolic && !has('r', "--relative") => Some(RelativeTo::LinkDir),
+        "ln" if has('s') && !has('r') => Some(RelativeTo::LinkDir),
         "ln" => Some(RelativeTo::Cwd),
-        "cp" if symbolic => Some(RelativeTo::LinkDir),
-        "cp" if has('l', "--link") => Some(RelativeTo::Cwd),
+        "cp" if has('s') => Some(RelativeTo::LinkDir),
+        "cp" if has('l') => Some(RelativeTo::Cwd),
         _ => None,
     }
 }

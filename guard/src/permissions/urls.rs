@@ -2,6 +2,8 @@
 //! file:///proj/.env` prints .env), and the files their options send or
 //! read (`curl -d @.env URL`, `-F f=@.env`, `-K F`; wget's `--post-file`).
 
+use super::getopt::{Name, Spec, long};
+
 /// Programs that fetch the URLs they are given.
 pub(crate) const FETCHERS: [&str; 3] = ["curl", "wget", "wget2"];
 
@@ -27,38 +29,65 @@ pub(crate) fn file_path(word: &str) -> Option<String> {
     Some(percent_decoded(path))
 }
 
-/// Options of curl taking data whose `@FILE` reads FILE, and curl's and
-/// wget's options whose value is a file read (to send, or as options or URLs).
-const DATA_OPTIONS: [&str; 7] =
-    ["-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "--url-query"];
-const FILE_OPTIONS: [&str; 7] = ["-K", "--config", "--post-file", "--body-file", "-i", "--input-file", "--upload-file"];
+const CURL: Spec = Spec {
+    short_values: "EKCbcdDFPHmoUQreXYytzTuAwx",
+    long: &[
+        long("data", "data", true, Some('d')),
+        long("data-binary", "data-b", true, None),
+        long("data-ascii", "data-a", true, None),
+        long("data-urlencode", "data-u", true, None),
+        long("json", "js", true, None),
+        long("url-query", "url-", true, None),
+        long("form", "form", true, Some('F')),
+        long("config", "conf", true, Some('K')),
+        long("upload-file", "up", true, Some('T')),
+    ],
+};
+const WGET: Spec = Spec {
+    short_values: "eoaiBtOTwQPUlARDIX",
+    long: &[
+        long("post-file", "post-f", true, None),
+        long("body-file", "body-f", true, None),
+        long("input-file", "inp", true, Some('i')),
+    ],
+};
+
+/// How an option's value names a file read.
+enum Sends {
+    /// The value is the file.
+    File,
+    /// `@FILE`, or `NAME@FILE` for --data-urlencode.
+    Data,
+    /// `NAME=@FILE;type=…` sends the file, `NAME=<FILE` its text.
+    Form,
+}
 
 /// The files `program` (one of [`FETCHERS`]) reads through its options,
 /// each with the index of the word naming it.
 pub(crate) fn option_files(program: &str, args: &[&str]) -> Vec<(usize, String)> {
+    let spec = if program == "curl" { &CURL } else { &WGET };
     let mut out = Vec::new();
-    for (at, arg) in args.iter().enumerate() {
-        // The option and its value, in one word (`-d@f`, `--data=@f`) or the next.
-        let (option, value, word) = match arg.split_once('=').filter(|(option, _)| option.starts_with("--")) {
-            Some((option, value)) => (option, value, at),
-            None if arg.len() > 2 && arg.starts_with('-') && !arg.starts_with("--") => (&arg[..2], &arg[2..], at),
-            None => match args.get(at + 1) {
-                Some(value) => (*arg, *value, at + 1),
-                None => continue,
-            },
+    for given in spec.parse(args).options {
+        let Some(part) = given.value else { continue };
+        let sends = match given.name {
+            // wget's `-T` is its timeout.
+            Name::Short('T') if program != "curl" => continue,
+            Name::Short('K' | 'T' | 'i') | Name::Long("post-file" | "body-file") => Sends::File,
+            Name::Short('d') | Name::Long("data-binary" | "data-ascii" | "data-urlencode" | "json" | "url-query") => {
+                Sends::Data
+            }
+            Name::Short('F') => Sends::Form,
+            _ => continue,
         };
-        let file = if FILE_OPTIONS.contains(&option) && !(program == "curl" && option == "-i") {
-            Some(value)
-        } else if DATA_OPTIONS.contains(&option) && program == "curl" {
-            // `@FILE`, or `NAME@FILE` for --data-urlencode.
-            value.split_once('@').filter(|(name, _)| name.is_empty() || !name.contains('=')).map(|(_, file)| file)
-        } else if matches!(option, "-F" | "--form") && program == "curl" {
-            // `NAME=@FILE;type=…` sends the file, `NAME=<FILE` its text.
-            value.split_once(['@', '<']).map(|(_, file)| file.split(';').next().unwrap_or_default())
-        } else {
-            None
+        let value = &args[part.word][part.from..];
+        let file = match sends {
+            Sends::File => Some(value),
+            Sends::Data => {
+                value.split_once('@').filter(|(name, _)| name.is_empty() || !name.contains('=')).map(|(_, file)| file)
+            }
+            Sends::Form => value.split_once(['@', '<']).map(|(_, file)| file.split(';').next().unwrap_or_default()),
         };
-        out.extend(file.filter(|file| !file.is_empty() && *file != "-").map(|file| (word, file.to_string())));
+        out.extend(file.filter(|file| !file.is_empty() && *file != "-").map(|file| (part.word, file.to_string())));
     }
     out
 }
