@@ -61,8 +61,8 @@ const PATCH: Spec = Spec {
         long("input", "in", true, Some('i')),
     ],
 };
-/// awk's; gawk's long options are read below.
-const AWK: Spec = Spec { short_values: "FvfilEe", long: &[] };
+/// awk's (mawk's `-W` takes a value too); gawk's long options are read below.
+const AWK: Spec = Spec { short_values: "FvfilEeW", long: &[] };
 /// tar's options that matter here: where it extracts, what it runs.
 const TAR: Spec = Spec {
     short_values: "fCbTXgKNLVHIF",
@@ -150,15 +150,31 @@ fn awk_written(args: &[&str]) -> Option<Written> {
     let (program, files) = awk_program(args);
     let in_place = args.windows(2).any(|pair| pair[0] == "-i" && pair[1] == "inplace")
         || args.iter().any(|arg| *arg == "-iinplace" || *arg == "--include=inplace");
-    let prints_to_file = program.is_some_and(|program| {
-        program.match_indices("print").any(|(at, _)| {
-            let statement = program[at..].split([';', '}', '\n']).next().unwrap_or_default();
-            statement.contains('>')
-        })
-    });
+    let prints_to_file =
+        program.is_some_and(|program| program.match_indices("print").any(|(at, _)| redirects(&program[at..])));
     let targets = if in_place { (files..args.len()).map(|word| Part { word, from: 0 }).collect() } else { Vec::new() };
     let unknown = prints_to_file.then(|| "the files its program prints to".to_string());
     (in_place || prints_to_file).then_some(Written { targets, unknown, ..Written::default() })
+}
+
+/// Whether the awk statement `statement` starts (up to its `;`, `}` or
+/// line's end) has a `>` outside its string literals: `print "a;b" > "f"`
+/// writes f, `print "a>b"` nothing.
+fn redirects(statement: &str) -> bool {
+    let mut in_string = false;
+    let mut chars = statement.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if in_string => {
+                chars.next();
+            }
+            '"' => in_string = !in_string,
+            '>' if !in_string => return true,
+            ';' | '}' | '\n' if !in_string => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether `arg` is an option word (not `-` alone, standard input).

@@ -963,6 +963,9 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
         ("git apply /tmp/evil.patch", "`git` writes the files its patch names"),
         ("tar xf /tmp/evil.tar", "`tar` writes what its input holds under its working directory"),
         ("awk 'BEGIN{print \"x\" > \"config/app.ini\"}'", "`awk` writes the files its program prints to"),
+        ("awk 'BEGIN{print \"a;b\" > \"config/app.ini\"}'", "`awk` writes the files its program prints to"),
+        ("awk 'BEGIN{print \"}\" > \"config/app.ini\"}'", "`awk` writes the files its program prints to"),
+        ("mawk -W interactive 'BEGIN{print 1 > \"config/app.ini\"}'", "`mawk` writes the files its program prints to"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
     }
@@ -974,6 +977,7 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
         "touch a.txt",
         "cd src; tar xf /tmp/evil.tar",
         "awk '$1 > 2 || /x/ { print $1 }' a.txt",
+        "awk '{print \"a>b\"}' a.txt",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
