@@ -670,6 +670,12 @@ impl<'a> Finder<'a> {
             }
             None => {}
         }
+        if written.unnamed_in_cwd {
+            let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_child(&self.cwd));
+            if self.unknown_dir.is_some() || self.permissions.rules.iter().any(covered) {
+                self.unknown(true, format!("{verb} a file in its working directory named only when it runs"));
+            }
+        }
         if let Some(name) = written.named_in_cwd {
             self.file(&verb, &Arg::literal(name, None), true);
         }

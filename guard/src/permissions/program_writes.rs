@@ -102,6 +102,7 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "unzip" => unzipped(args),
         "git" => git_written(args),
         "awk" | "gawk" | "mawk" | "nawk" => awk_written(args),
+        "curl" | "wget" | "wget2" => super::urls::saved(program, args),
         _ => None,
     }
 }

@@ -2967,3 +2967,37 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn the_files_curl_and_wget_save_are_checked_against_edit_rules() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/app.ini");
+    let p = s.load();
+    let rule = "Edit(./config/**)";
+    let file = s.project_file();
+    let url = "https://example.com/app.ini";
+    for (command, part) in [
+        (format!("curl -o config/app.ini {url}"), "`curl` writes `config/app.ini`"),
+        (format!("curl -so config/app.ini {url}"), "`curl` writes `config/app.ini`"),
+        (format!("curl --output-dir config -O {url}"), "`curl` writes anything under `config`"),
+        (format!("curl --output-dir config -o app.ini {url}"), "`curl` writes anything under `config`"),
+        (format!("wget -O config/app.ini {url}"), "`wget` writes `config/app.ini`"),
+        (format!("wget -qOconfig/app.ini {url}"), "`wget` writes `config/app.ini`"),
+        (format!("wget -P config {url}"), "`wget` writes anything under `config`"),
+        (format!("wget --directory-prefix=config {url}"), "`wget` writes anything under `config`"),
+    ] {
+        assert_eq!(p.check_shell(&command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    // A name the URL or server gives, directly in its directory: asked about where a rule may cover one there.
+    let named_later = "`wget` writes a file in its working directory named only when it runs";
+    assert_eq!(p.check_shell(&format!("cd config && wget {url}"), &s.root), unknown_file(rule, &file, named_later));
+    assert_eq!(
+        p.check_shell(&format!("cd config && curl -O {url}"), &s.root),
+        unknown_file(rule, &file, "`curl` writes a file in its working directory named only when it runs")
+    );
+    for command in [format!("curl {url}"), format!("curl -O {url}"), format!("wget {url}"), format!("wget -O - {url}")]
+    {
+        assert_eq!(p.check_shell(&command, &s.root), Verdict::Allow, "{command}");
+    }
+}

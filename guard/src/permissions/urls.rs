@@ -3,6 +3,7 @@
 //! read (`curl -d @.env URL`, `-F f=@.env`, `-K F`; wget's `--post-file`).
 
 use super::getopt::{Name, Spec, long};
+use super::writers::{Part, Written};
 
 /// Programs that fetch the URLs they are given.
 pub(crate) const FETCHERS: [&str; 3] = ["curl", "wget", "wget2"];
@@ -41,6 +42,12 @@ const CURL: Spec = Spec {
         long("form", "form", true, Some('F')),
         long("config", "conf", true, Some('K')),
         long("upload-file", "up", true, Some('T')),
+        long("output", "output", true, Some('o')),
+        long("output-dir", "output-", true, None),
+        long("remote-name", "remote-name", false, Some('O')),
+        long("remote-name-all", "remote-name-", false, None),
+        long("dump-header", "du", true, Some('D')),
+        long("cookie-jar", "cookie-", true, Some('c')),
     ],
 };
 const WGET: Spec = Spec {
@@ -49,6 +56,12 @@ const WGET: Spec = Spec {
         long("post-file", "post-f", true, None),
         long("body-file", "body-f", true, None),
         long("input-file", "inp", true, Some('i')),
+        long("output-document", "output-d", true, Some('O')),
+        long("output-file", "output-f", true, Some('o')),
+        long("append-output", "ap", true, Some('a')),
+        long("directory-prefix", "di", true, Some('P')),
+        long("recursive", "recu", false, Some('r')),
+        long("mirror", "mi", false, Some('m')),
     ],
 };
 
@@ -90,6 +103,49 @@ pub(crate) fn option_files(program: &str, args: &[&str]) -> Vec<(usize, String)>
         out.extend(file.filter(|file| !file.is_empty() && *file != "-").map(|file| (part.word, file.to_string())));
     }
     out
+}
+
+/// What `program` (one of [`FETCHERS`]) saves: the files its options name
+/// (curl's `-o`, `-D`, `-c`; wget's `-O`, `-o`, `-a`; not `-`, its
+/// output), anything under curl's `--output-dir` or wget's `-P` when it
+/// saves there, else with a name the URL or server gives (curl's `-O`,
+/// wget without `-O`) a file in its working directory named only when it
+/// runs, or anything under it (wget's `-r`, `-m`).
+pub(crate) fn saved(program: &str, args: &[&str]) -> Option<Written> {
+    let spec = if program == "curl" { &CURL } else { &WGET };
+    let parsed = spec.parse(args);
+    let not_output = |part: &Part| &args[part.word][part.from..] != "-";
+    let values = |letters: &[char]| -> Vec<Part> {
+        letters.iter().flat_map(|&letter| parsed.values(Name::Short(letter))).filter(not_output).collect()
+    };
+    let mut written = Written::default();
+    if program == "curl" {
+        let named = parsed.values(Name::Short('o'));
+        let remote = parsed.has(Name::Short('O')) || parsed.has(Name::Long("remote-name-all"));
+        written.targets = values(&['D', 'c']);
+        match parsed.values(Name::Long("output-dir")).pop() {
+            Some(dir) if remote || !named.is_empty() => written.under = Some(vec![dir]),
+            _ => {
+                written.targets.extend(named.into_iter().filter(not_output));
+                written.unnamed_in_cwd = remote;
+            }
+        }
+    } else {
+        let document = parsed.values(Name::Short('O'));
+        written.targets = values(&['O', 'o', 'a']);
+        let recursive = parsed.has(Name::Short('r')) || parsed.has(Name::Short('m'));
+        match parsed.values(Name::Short('P')).pop() {
+            Some(dir) if document.is_empty() => written.under = Some(vec![dir]),
+            _ if recursive && document.is_empty() => written.under = Some(Vec::new()),
+            // A URL given, or a file listing them (not `wget --version`).
+            _ => {
+                let fetches = !parsed.operands.is_empty() || parsed.has(Name::Short('i'));
+                written.unnamed_in_cwd = document.is_empty() && fetches;
+            }
+        }
+    }
+    let writes = !written.targets.is_empty() || written.under.is_some() || written.unnamed_in_cwd;
+    writes.then_some(written)
 }
 
 /// `text` with each `%XX` made the byte it stands for.

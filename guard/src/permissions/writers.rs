@@ -31,6 +31,9 @@ pub(crate) struct Written {
     /// The file it writes, in its working directory, when no operand or
     /// option names one (`split`'s `x…`): the prefix of each name it makes.
     pub(crate) named_in_cwd: Option<&'static str>,
+    /// It writes a file in its working directory whose name is known only
+    /// when it runs (`wget URL`: the URL's or server's).
+    pub(crate) unnamed_in_cwd: bool,
 }
 
 /// The end of a word that names a file: the whole word (`from` 0), or the
