@@ -614,6 +614,11 @@ impl<'a> Finder<'a> {
                     self.file(&verb, value, true);
                 }
             }
+            // Which program its words run is not read here: known only when it runs.
+            env_files::Use::Command if value.text.is_empty() => {}
+            env_files::Use::Command => {
+                self.files.unknown_programs.push(format!("{name}={} (a command less runs)", value.text))
+            }
             env_files::Use::Startup => {
                 let shell = if name == "ENV" { "the shell" } else { "bash" };
                 if value.literal && !value.text.contains(['$', '`']) {

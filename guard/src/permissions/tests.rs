@@ -3001,3 +3001,23 @@ fn the_files_curl_and_wget_save_are_checked_against_edit_rules() {
         assert_eq!(p.check_shell(&command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn a_command_less_runs_from_its_environment_is_asked_about_where_bash_rules_exist() {
+    let (s, p, file) = qa();
+    let unknown = |part: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(part.into())),
+    };
+    for (command, part) in [
+        ("LESSOPEN='|rm -rf qa %s' less src/a.rs", "LESSOPEN=|rm -rf qa %s (a command less runs)"),
+        ("LESSCLOSE='rm -rf qa %s %s' less src/a.rs", "LESSCLOSE=rm -rf qa %s %s (a command less runs)"),
+        ("export LESSOPEN='|rm -rf qa %s'; git log", "LESSOPEN=|rm -rf qa %s (a command less runs)"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown(part), "{command}");
+    }
+    for command in ["less src/a.rs", "LESSOPEN= less src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
