@@ -715,9 +715,10 @@ impl<'a> Finder<'a> {
     }
 
     /// The program a copy of `source` is: the one a file or link the line
-    /// made is, else its own name; `None` when known only when it runs.
+    /// made is, else its own name; `None` when known only when it runs
+    /// (a glob's, `/bin/r[m]`, is the name of what it matches then).
     fn copy_of(&self, source: &Arg) -> Option<String> {
-        if !source.literal {
+        if !source.literal || source.glob.is_some() {
             return None;
         }
         match self.made_program(&source.text) {

@@ -3021,3 +3021,18 @@ fn a_command_less_runs_from_its_environment_is_asked_about_where_bash_rules_exis
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn a_program_copied_from_a_glob_is_known_only_when_it_runs() {
+    let (s, p, file) = qa();
+    let unknown = |part: &str| Verdict::Ask {
+        rule: "Bash(rm:*)".into(),
+        file: file.clone(),
+        cause: Some(Cause::UnknownProgram(part.into())),
+    };
+    assert_eq!(
+        p.check_shell("cp /bin/r[m] zz; ./zz victim.txt", &s.root),
+        unknown("`./zz`, a file the line wrote before running it")
+    );
+    assert_eq!(p.check_shell("cp '/bin/r[m]' zz; ./zz victim.txt", &s.root), Verdict::Allow);
+}
