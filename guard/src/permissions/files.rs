@@ -793,7 +793,7 @@ impl<'a> Finder<'a> {
     /// later commands may read or write through them.
     fn note_links(&mut self, program: &str, invocation: &Invocation, texts: &[&str]) {
         let kind = links::making(program, texts);
-        if kind.is_none() && program != "mv" {
+        if kind.is_none() && !links::carries(program, texts) {
             return;
         }
         let by = written(invocation);
@@ -806,7 +806,10 @@ impl<'a> Finder<'a> {
         }
         let dest = canonical_prefix(&self.permissions.resolve(&dest.text, &self.cwd));
         let no_target_directory = texts.iter().any(|arg| matches!(*arg, "-T" | "-n" | "--no-target-directory"));
-        let into = written.sources.len() > 1 || (dest.is_dir() && !no_target_directory);
+        // `-t DIR` puts each in DIR, whether or not it exists now.
+        let target_directory = writers::destination_options(program, texts)
+            .is_some_and(|parsed| parsed.has(super::getopt::Name::Short('t')));
+        let into = target_directory || written.sources.len() > 1 || (dest.is_dir() && !no_target_directory);
         for source in written.sources.iter().map(|&at| &invocation.args[at]) {
             let name = match Path::new(&source.text).file_name() {
                 Some(file) if into => dest.join(file),
@@ -815,7 +818,7 @@ impl<'a> Finder<'a> {
             let known = source.literal && (self.unknown_dir.is_none() || source.text.starts_with(['/', '~']));
             let resolved = |from: &Path| canonical_prefix(&self.permissions.resolve(&source.text, from));
             let target = match kind {
-                // A moved link leads where it did.
+                // A moved link, or one copied as a link, leads where it did.
                 None => match self.links.target_of(&resolved(&self.cwd)) {
                     Some(target) => target,
                     None => continue,

@@ -1,7 +1,8 @@
 //! Links a line makes before writing through them: `ln -s config c; echo
 //! x > c/app.ini` writes config/app.ini, though `c` does not exist when
 //! the line is checked. `ln` (symbolic or hard), `cp -s`/`cp -l` make one;
-//! `mv` of one made earlier gives it its new name.
+//! `mv` of one made earlier gives it its new name, and `cp` copying it as
+//! a link (`-P`, `-d`, `-a`, `-r`) another.
 
 use std::path::{Path, PathBuf};
 
@@ -83,6 +84,20 @@ pub(super) fn making(program: &str, args: &[&str]) -> Option<RelativeTo> {
         "cp" if has('l') => Some(RelativeTo::Cwd),
         _ => None,
     }
+}
+
+/// Whether `program` given `args` copies a link as a link, leading where
+/// it did: `mv`, and GNU cp with `-P`, `-d`, or `-a`/`-r` without `-L`
+/// (`cp` alone copies what it leads to).
+pub(super) fn carries(program: &str, args: &[&str]) -> bool {
+    if program == "mv" {
+        return true;
+    }
+    let Some(parsed) = super::writers::destination_options(program, args).filter(|_| program == "cp") else {
+        return false;
+    };
+    let has = |letters: &str| letters.chars().any(|letter| parsed.has(Name::Short(letter)));
+    has("Pd") || (has("arR") && !has("L"))
 }
 
 /// See [`making`].

@@ -3036,3 +3036,27 @@ fn a_program_copied_from_a_glob_is_known_only_when_it_runs() {
     );
     assert_eq!(p.check_shell("cp '/bin/r[m]' zz; ./zz victim.txt", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn links_copied_as_links_or_made_into_a_target_directory_are_followed() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/app.ini");
+    let p = s.load();
+    let file = s.project_file();
+    let edit = deny("Edit(./config/**)", &file);
+    for (command, part) in [
+        ("ln -s config c; cp -a c d; echo x > d/app.ini", "`>` names `d/app.ini`, through the link `cp -a c d` made"),
+        ("ln -s config c; cp -P c d; echo x > d/app.ini", "`>` names `d/app.ini`, through the link `cp -P c d` made"),
+        ("ln -s config c; cp -r c d; echo x > d/app.ini", "`>` names `d/app.ini`, through the link `cp -r c d` made"),
+        ("ln -s config c; cp -d c d; echo x > d/app.ini", "`>` names `d/app.ini`, through the link `cp -d c d` made"),
+        (
+            "mkdir e; ln -s -t e ../config; echo x > e/config/app.ini",
+            "`>` names `e/config/app.ini`, through the link `ln -s -t e ../config` made",
+        ),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(edit.clone(), part), "{command}");
+    }
+    // Without -r or -P cp copies what the link leads to: a directory, not copied.
+    assert_eq!(p.check_shell("ln -s config c; cp c d; echo x > d/app.ini", &s.root), Verdict::Allow);
+}
