@@ -2939,6 +2939,9 @@ fn options_cut_short_run_together_or_repeated_are_read_as_getopt_reads_them() {
         "unzip -l x.zip -dconfig",
         "curl https://example.com",
         "tar -xf a.tar -C d --dir=config",
+        "touch build/stamp",
+        "awk '{print $1}' in",
+        "curl -sO https://example.com/x",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
