@@ -472,11 +472,12 @@ pub(crate) const KEYWORDS: [&str; 14] =
 /// followed for git's repository and index (the first), the commands git
 /// runs, the files a variable has a program open, and the `PATH` a program
 /// the line made may be found through.
-const EXPORTS_FOLLOWED: [&[&str]; 5] = [
+const EXPORTS_FOLLOWED: [&[&str]; 6] = [
     &["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"],
     &git_config::COMMAND_VARIABLES,
     &env_files::TRACES,
     &env_files::STARTUP,
+    &env_files::COMMANDS,
     &["PATH"],
 ];
 

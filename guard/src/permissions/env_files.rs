@@ -15,7 +15,9 @@
 //!   program may start), and an interactive POSIX shell (`sh -i`, `bash
 //!   --posix -i`) the one `ENV` names; both expand the name first,
 //!   substitutions included (`BASH_ENV='$(rm -rf qa)' bash -c true` runs
-//!   rm).
+//!   rm);
+//! - less runs the command `LESSOPEN` and `LESSCLOSE` give (`|cmd %s`) on
+//!   each file it shows, and any program may start less as its pager.
 
 use std::path::{Path, PathBuf};
 
@@ -42,6 +44,9 @@ pub(crate) const TRACES: [&str; 13] = [
 /// Variables naming a file a shell runs at start.
 pub(crate) const STARTUP: [&str; 2] = ["BASH_ENV", "ENV"];
 
+/// Variables giving a command a program runs: less's input preprocessor.
+pub(crate) const COMMANDS: [&str; 2] = ["LESSOPEN", "LESSCLOSE"];
+
 /// What the variable `name` in a command's environment has it do with the
 /// file its value names.
 #[derive(Debug, PartialEq, Eq)]
@@ -51,6 +56,8 @@ pub(crate) enum Use {
     Trace { into_dir: bool },
     /// A shell expands the value and runs the file it names.
     Startup,
+    /// A program runs the value as a command.
+    Command,
 }
 
 /// What `name` has the command `program` (with `args`, the words after
@@ -58,6 +65,9 @@ pub(crate) enum Use {
 /// `BASH_ENV` for any, as any may run a bash script; `ENV` for a shell
 /// started interactive.
 pub(crate) fn use_of(name: &str, program: &str, args: &[&str]) -> Option<Use> {
+    if COMMANDS.contains(&name) {
+        return Some(Use::Command);
+    }
     if TRACES.contains(&name) {
         return Some(Use::Trace { into_dir: name.starts_with("GIT_TRACE2") });
     }

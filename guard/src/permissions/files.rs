@@ -397,8 +397,8 @@ impl<'a> Finder<'a> {
                 self.file(&format!("`{program}` sends or reads"), &file, false);
             }
         }
-        if matches!(program, "awk" | "gawk" | "mawk" | "nawk") && program_writes::awk_runs_commands(&texts) {
-            self.files.unknown_programs.push(format!("`{program}`'s program, which may run commands"));
+        if let Some(runs) = program_writes::runs_command(program, &texts) {
+            self.files.unknown_programs.push(runs);
         }
         if program == "git" {
             self.git(invocation, &texts);
@@ -614,6 +614,11 @@ impl<'a> Finder<'a> {
                     self.file(&verb, value, true);
                 }
             }
+            // Which program its words run is not read here: known only when it runs.
+            env_files::Use::Command if value.text.is_empty() => {}
+            env_files::Use::Command => {
+                self.files.unknown_programs.push(format!("{name}={} (a command less runs)", value.text))
+            }
             env_files::Use::Startup => {
                 let shell = if name == "ENV" { "the shell" } else { "bash" };
                 if value.literal && !value.text.contains(['$', '`']) {
@@ -646,15 +651,41 @@ impl<'a> Finder<'a> {
         }
         match written.under.as_deref() {
             Some([]) => self.writes_under_cwd(&verb),
+            Some([before @ .., last]) if written.under_in_turn => {
+                // Each directory is relative to the one before: it writes under the last.
+                let (cwd, unknown_dir) = (self.cwd.clone(), self.unknown_dir.clone());
+                for dir in before {
+                    let word = args[dir.word].tail(dir.from);
+                    if !word.literal {
+                        self.unknown(true, format!("{verb} anything under a directory after `{}`", word.text));
+                        break;
+                    }
+                    if self.relative_to_unknown(&word).is_none() {
+                        self.unknown_dir = None;
+                    }
+                    self.cwd = canonical_prefix(&self.permissions.resolve(&word.text, &self.cwd));
+                }
+                self.writes_under(&verb, &args[last.word].tail(last.from));
+                (self.cwd, self.unknown_dir) = (cwd, unknown_dir);
+            }
             Some(dirs) => {
                 for dir in dirs {
-                    for path in self.file(&verb, &args[dir.word].tail(dir.from), true) {
-                        let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
-                        self.files.whole_edits.push(Named { path, cause });
-                    }
+                    self.writes_under(&verb, &args[dir.word].tail(dir.from));
                 }
             }
             None => {}
+        }
+        if written.unnamed_in_cwd {
+            let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_child(&self.cwd));
+            if self.unknown_dir.is_some() || self.permissions.rules.iter().any(covered) {
+                self.unknown(true, format!("{verb} a file in its working directory named only when it runs"));
+            }
+        }
+        if let Some(name) = written.named_in_cwd {
+            self.file(&verb, &Arg::literal(name, None), true);
+        }
+        if let Some(word) = written.branch_or_path {
+            self.branch_or_path(&verb, &args[word]);
         }
         // What a file copied, moved or linked from a program is, run later on the line.
         let copies: Vec<Option<String>> = written.sources.iter().map(|&at| self.copy_of(&args[at])).collect();
@@ -684,9 +715,10 @@ impl<'a> Finder<'a> {
     }
 
     /// The program a copy of `source` is: the one a file or link the line
-    /// made is, else its own name; `None` when known only when it runs.
+    /// made is, else its own name; `None` when known only when it runs
+    /// (a glob's, `/bin/r[m]`, is the name of what it matches then).
     fn copy_of(&self, source: &Arg) -> Option<String> {
-        if !source.literal {
+        if !source.literal || source.glob.is_some() {
             return None;
         }
         match self.made_program(&source.text) {
@@ -703,6 +735,32 @@ impl<'a> Finder<'a> {
         match self.links.through(&path) {
             Some(through) => Some(through.path.as_deref().and_then(file_name)),
             None => self.made.at(&path).map(|copy_of| copy_of.map(str::to_string)),
+        }
+    }
+
+    /// A command writing anything under the directory `dir` names.
+    fn writes_under(&mut self, verb: &str, dir: &Arg) {
+        for path in self.file(verb, dir, true) {
+            let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
+            self.files.whole_edits.push(Named { path, cause });
+        }
+    }
+
+    /// `git checkout NAME`: git takes NAME for a branch when one is so
+    /// named, else for a pathspec. One that exists is a path written under;
+    /// one that does not (a file deleted, git puts back) is known only when
+    /// it runs, where an Edit rule may cover something under it.
+    fn branch_or_path(&mut self, verb: &str, arg: &Arg) {
+        if !arg.literal || self.unknown_dir.is_some() {
+            return self.writes_under_cwd(verb);
+        }
+        let path = canonical_prefix(&self.permissions.resolve(&arg.text, &self.cwd));
+        if path.exists() {
+            return self.writes_under(verb, arg);
+        }
+        let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_below(&path));
+        if self.permissions.rules.iter().any(covered) {
+            self.unknown(true, format!("{verb} `{}` unless it names a branch", arg.text));
         }
     }
 
@@ -735,7 +793,7 @@ impl<'a> Finder<'a> {
     /// later commands may read or write through them.
     fn note_links(&mut self, program: &str, invocation: &Invocation, texts: &[&str]) {
         let kind = links::making(program, texts);
-        if kind.is_none() && program != "mv" {
+        if kind.is_none() && !links::carries(program, texts) {
             return;
         }
         let by = written(invocation);
@@ -748,7 +806,10 @@ impl<'a> Finder<'a> {
         }
         let dest = canonical_prefix(&self.permissions.resolve(&dest.text, &self.cwd));
         let no_target_directory = texts.iter().any(|arg| matches!(*arg, "-T" | "-n" | "--no-target-directory"));
-        let into = written.sources.len() > 1 || (dest.is_dir() && !no_target_directory);
+        // `-t DIR` puts each in DIR, whether or not it exists now.
+        let target_directory = writers::destination_options(program, texts)
+            .is_some_and(|parsed| parsed.has(super::getopt::Name::Short('t')));
+        let into = target_directory || written.sources.len() > 1 || (dest.is_dir() && !no_target_directory);
         for source in written.sources.iter().map(|&at| &invocation.args[at]) {
             let name = match Path::new(&source.text).file_name() {
                 Some(file) if into => dest.join(file),
@@ -757,7 +818,7 @@ impl<'a> Finder<'a> {
             let known = source.literal && (self.unknown_dir.is_none() || source.text.starts_with(['/', '~']));
             let resolved = |from: &Path| canonical_prefix(&self.permissions.resolve(&source.text, from));
             let target = match kind {
-                // A moved link leads where it did.
+                // A moved link, or one copied as a link, leads where it did.
                 None => match self.links.target_of(&resolved(&self.cwd)) {
                     Some(target) => target,
                     None => continue,

@@ -1,9 +1,12 @@
 //! Links a line makes before writing through them: `ln -s config c; echo
 //! x > c/app.ini` writes config/app.ini, though `c` does not exist when
 //! the line is checked. `ln` (symbolic or hard), `cp -s`/`cp -l` make one;
-//! `mv` of one made earlier gives it its new name.
+//! `mv` of one made earlier gives it its new name, and `cp` copying it as
+//! a link (`-P`, `-d`, `-a`, `-r`) another.
 
 use std::path::{Path, PathBuf};
+
+use super::getopt::Name;
 
 /// Links followed one through another at most (a link to a link…).
 const MAX_HOPS: usize = 8;
@@ -72,18 +75,29 @@ impl Links {
 /// -s`, `cp -s`) unless `-r` made it relative to where it runs, that for a
 /// hard one; `None` when it makes none.
 pub(super) fn making(program: &str, args: &[&str]) -> Option<RelativeTo> {
-    let has = |short: char, long: &str| {
-        args.iter()
-            .any(|arg| *arg == long || (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(short)))
-    };
-    let symbolic = has('s', "--symbolic") || (program == "cp" && has('s', "--symbolic-link"));
+    let parsed = super::writers::destination_options(program, args)?;
+    let has = |letter: char| parsed.has(Name::Short(letter));
     match program {
-        "ln" if symbolic && !has('r', "--relative") => Some(RelativeTo::LinkDir),
+        "ln" if has('s') && !has('r') => Some(RelativeTo::LinkDir),
         "ln" => Some(RelativeTo::Cwd),
-        "cp" if symbolic => Some(RelativeTo::LinkDir),
-        "cp" if has('l', "--link") => Some(RelativeTo::Cwd),
+        "cp" if has('s') => Some(RelativeTo::LinkDir),
+        "cp" if has('l') => Some(RelativeTo::Cwd),
         _ => None,
     }
+}
+
+/// Whether `program` given `args` copies a link as a link, leading where
+/// it did: `mv`, and GNU cp with `-P`, `-d`, or `-a`/`-r` without `-L`
+/// (`cp` alone copies what it leads to).
+pub(super) fn carries(program: &str, args: &[&str]) -> bool {
+    if program == "mv" {
+        return true;
+    }
+    let Some(parsed) = super::writers::destination_options(program, args).filter(|_| program == "cp") else {
+        return false;
+    };
+    let has = |letters: &str| letters.chars().any(|letter| parsed.has(Name::Short(letter)));
+    has("Pd") || (has("arR") && !has("L"))
 }
 
 /// See [`making`].

@@ -81,6 +81,7 @@ mod env_files;
 mod env_split;
 mod expand;
 mod files;
+mod getopt;
 mod git;
 mod git_alias;
 mod git_config;

@@ -5,20 +5,8 @@
 //! becomes the command's arguments or is printed (`xargs -a .env echo`
 //! prints .env), so each is a read.
 
+use super::getopt::{Name, Spec, long};
 use super::writers::Part;
-
-/// In a word of short options run together (`-0a list`, `-iu root`,
-/// `-n1`), the first that takes a value (`takes_value` lists them as
-/// `-a`…) and where its value starts: the rest of the word, or when
-/// nothing is left of it (the word's length) the next word, as getopt
-/// reads it.
-pub(crate) fn short_value(option: &str, takes_value: &[&str]) -> Option<(char, usize)> {
-    let letters = option.strip_prefix('-').filter(|letters| !letters.starts_with('-'))?;
-    letters.char_indices().find_map(|(at, letter)| {
-        let takes = takes_value.iter().any(|taking| taking.strip_prefix('-') == Some(letter.encode_utf8(&mut [0; 4])));
-        takes.then_some((letter, 1 + at + letter.len_utf8()))
-    })
-}
 
 /// The words after parallel's `::::` (up to its next input separator):
 /// files it reads its arguments from. `args` are the words after its
@@ -55,57 +43,21 @@ pub(crate) struct Make {
 /// its order: it reads the first that exists.
 pub(crate) const DEFAULT_MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
 
-pub(crate) fn make(args: &[&str]) -> Make {
-    let mut found = Make::default();
-    let mut at = 0;
-    while let Some(arg) = args.get(at) {
-        let mut next = at + 1;
-        // Whether the option names a directory (else a makefile), and where its value is.
-        let long = make_long_option(arg);
-        let (directory, value) = match (*arg, long) {
-            ("--", _) => break,
-            ("-C" | "-f", _) | (_, Some((_, None))) => {
-                next = at + 2;
-                let value = Some(Part { word: at + 1, from: 0 }).filter(|part| part.word < args.len());
-                (*arg == "-C" || long.is_some_and(|(name, _)| name == "--directory"), value)
-            }
-            (_, Some((name, Some(from)))) => (name == "--directory", Some(Part { word: at, from })),
-            // Short options run together (`-sC dir`, `-kfMakefile`); -I, -o and -W take other values.
-            _ => match short_value(arg, &["-C", "-f", "-I", "-o", "-W"]) {
-                Some((letter, from)) => {
-                    let part = if from == arg.len() {
-                        next = at + 2;
-                        Part { word: at + 1, from: 0 }
-                    } else {
-                        Part { word: at, from }
-                    };
-                    (letter == 'C', Some(part).filter(|part| matches!(letter, 'C' | 'f') && part.word < args.len()))
-                }
-                None => (false, None),
-            },
-        };
-        let list = if directory { &mut found.directories } else { &mut found.makefiles };
-        list.extend(value);
-        at = next;
-    }
-    found
-}
+/// make's options naming a directory or makefile, cut short as getopt
+/// takes them (`--fil`, `--mak`, `--di`; `--ma` is also --max-load's,
+/// `--d` --debug's); -I, -o and -W take other values.
+const MAKE: Spec = Spec {
+    short_values: "CfIoW",
+    long: &[
+        long("directory", "di", true, Some('C')),
+        long("file", "f", true, Some('f')),
+        long("makefile", "mak", true, Some('f')),
+    ],
+};
 
-/// The long option of make's that names a file or directory `arg` is
-/// (`--directory`, `--file`, `--makefile`), written whole or as getopt
-/// takes it, cut short to a prefix no other option has (`--fil`, `--mak`,
-/// `--di`), and where its value starts in `arg` after a `=` (`None`: the
-/// next word).
-fn make_long_option(arg: &str) -> Option<(&'static str, Option<usize>)> {
-    let (name, value) = match arg.split_once('=') {
-        Some((name, _)) => (name, Some(name.len() + 1)),
-        None => (arg, None),
-    };
-    // Each option with the shortest prefix that is its alone.
-    let options = [("--directory", "--di"), ("--file", "--f"), ("--makefile", "--mak")];
-    let (option, _) =
-        options.into_iter().find(|(option, shortest)| name.starts_with(shortest) && option.starts_with(name))?;
-    Some((option, value))
+pub(crate) fn make(args: &[&str]) -> Make {
+    let parsed = MAKE.parse(args);
+    Make { directories: parsed.values(Name::Short('C')), makefiles: parsed.values(Name::Short('f')) }
 }
 
 #[cfg(test)]
@@ -121,10 +73,7 @@ mod tests {
     }
 
     #[test]
-    fn short_values_parallel_sources_and_dd_input() {
-        assert_eq!(short_value("-iu", &["-u"]), Some(('u', 3)));
-        assert_eq!(short_value("-uroot", &["-u"]), Some(('u', 2)));
-        assert_eq!(short_value("--user", &["-u"]), None);
+    fn parallel_sources_and_dd_input() {
         assert_eq!(parallel_sources(&words("echo ::: a b :::: f g ::: c ::::+ h")), [5, 6, 10]);
         assert!(parallel_sources(&words("echo ::: a")).is_empty());
         assert_eq!(parts(&dd_input(&words("bs=1 if=x of=y"))), [(1, 3)]);

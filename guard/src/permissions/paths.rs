@@ -115,6 +115,29 @@ impl PathRule {
         }
     }
 
+    /// Whether the rule could cover a file directly in `dir` (absolute,
+    /// canonical) whose name is known only when it is written (`wget URL`),
+    /// judged from the pattern alone.
+    pub(crate) fn may_cover_child(&self, dir: &Path) -> bool {
+        if self.below.is_none() && self.base.parent() == Some(dir) {
+            return true;
+        }
+        let Ok(rel) = dir.strip_prefix(&self.base) else { return false };
+        let Some(segments) = &self.segments else { return true };
+        let mut segments = segments.iter();
+        for name in rel.components() {
+            match segments.next() {
+                // The pattern ran out: it covers `dir` and all below it.
+                None | Some(Segment::Any) => return true,
+                Some(Segment::Glob(glob)) if !glob.is_match(name.as_os_str()) => return false,
+                Some(Segment::Glob(_)) => {}
+            }
+        }
+        // What is left must match one name, or `**` any.
+        let left: Vec<&Segment> = segments.collect();
+        left.len() <= 1 || matches!(left[0], Segment::Any)
+    }
+
     /// Whether the rule could cover `dir` (absolute, canonical) or anything
     /// below it, judged from the pattern alone: nothing under `dir` is
     /// looked at, so a pattern that may match deeper down (`**/.env`) counts.
@@ -400,6 +423,20 @@ mod tests {
         assert!(rule(&f, "*.env").may_cover_below(&f.root.join("src/deep")));
         assert!(rule(&f, "./a/**/key").may_cover_below(&f.root.join("a/b/c")));
         assert!(!rule(&f, "./a/**/key").may_cover_below(&f.root.join("b")));
+    }
+
+    #[test]
+    fn whether_a_rule_may_cover_a_file_directly_in_a_directory() {
+        let f = fixture();
+        let secret = rule(&f, "./qa/secret/**");
+        assert!(
+            secret.may_cover_child(&f.root.join("qa/secret")) && secret.may_cover_child(&f.root.join("qa/secret/d"))
+        );
+        assert!(!secret.may_cover_child(&f.root) && !secret.may_cover_child(&f.root.join("qa")));
+        assert!(rule(&f, "./.env").may_cover_child(&f.root));
+        assert!(rule(&f, "./q*/*.txt").may_cover_child(&f.root.join("qa")));
+        assert!(!rule(&f, "./q*/*.txt").may_cover_child(&f.root));
+        assert!(rule(&f, "*.env").may_cover_child(&f.root.join("src")));
     }
 
     #[test]

@@ -1,29 +1,108 @@
 //! Writers whose files an option, a position or their input decides,
 //! beside [`super::writers`]' tables: `sort -o F`, `touch`'s operands,
 //! `split`'s and `csplit`'s output prefix (each file it writes starts with
-//! it, so a rule on the directory covers them), the files vim, vi and ex edit, the files `patch` and `git apply`
+//! it, so a rule on the directory covers them; `x`, `xx` in its working
+//! directory without one), the files vim, vi and ex edit, the files `patch` and `git apply`
 //! change (named inside the patch: known only when they run, unless
 //! `patch` is given the file), what `git checkout … -- PATH` and `git
 //! restore PATH` put back (anything under each pathspec), and what `tar` extracts: everything under its
 //! `-C`/`--directory`, or in its working directory, each file named only
 //! inside the archive (anywhere with `-P`), and `unzip`'s alike (`-d`); what awk's program prints to a file, and its
-//! operands with gawk's `-i inplace`.
+//! operands with gawk's `-i inplace`. Their options are read as getopt
+//! reads them ([`super::getopt`]), and [`runs_command`] says which run a
+//! command (awk's program, `split --filter`, tar's `--to-command`…).
 
+use super::getopt::{Given, Name, Parsed, Spec, long};
 use super::writers::{Part, Written};
+
+const SORT: Spec = Spec {
+    short_values: "kStTo",
+    long: &[
+        long("output", "o", true, Some('o')),
+        long("key", "k", true, Some('k')),
+        long("field-separator", "f", true, Some('t')),
+        long("buffer-size", "bu", true, Some('S')),
+        long("temporary-directory", "te", true, Some('T')),
+    ],
+};
+const TOUCH: Spec = Spec {
+    short_values: "rdt",
+    long: &[long("reference", "r", true, Some('r')), long("date", "d", true, Some('d')), long("time", "t", true, None)],
+};
+const SPLIT: Spec = Spec {
+    short_values: "aCblnt",
+    long: &[
+        long("lines", "lines", true, Some('l')),
+        long("bytes", "b", true, Some('b')),
+        long("line-bytes", "line-", true, Some('C')),
+        long("number", "numb", true, Some('n')),
+        long("suffix-length", "su", true, Some('a')),
+        long("additional-suffix", "a", true, None),
+        long("filter", "f", true, None),
+        long("separator", "se", true, Some('t')),
+    ],
+};
+const CSPLIT: Spec = Spec {
+    short_values: "fbn",
+    long: &[
+        long("prefix", "p", true, Some('f')),
+        long("digits", "d", true, Some('n')),
+        long("suffix-format", "suf", true, Some('b')),
+    ],
+};
+/// unzip's options are no getopt's, but alike: `-dDIR`, `-x` names the
+/// members left out (the words after it).
+const UNZIP: Spec = Spec { short_values: "dx", long: &[] };
+const PATCH: Spec = Spec {
+    short_values: "BDFgiopYzdrV",
+    long: &[
+        long("output", "o", true, Some('o')),
+        long("directory", "d", true, Some('d')),
+        long("input", "in", true, Some('i')),
+    ],
+};
+/// awk's (mawk's `-W` takes a value too); gawk's long options are read below.
+const AWK: Spec = Spec { short_values: "FvfilEeW", long: &[] };
+/// tar's options that matter here: where it extracts, what it runs.
+const TAR: Spec = Spec {
+    short_values: "fCbTXgKNLVHIF",
+    long: &[
+        long("directory", "dir", true, Some('C')),
+        long("file", "file", true, Some('f')),
+        long("extract", "ext", false, Some('x')),
+        long("get", "ge", false, Some('x')),
+        long("to-stdout", "to-s", false, Some('O')),
+        long("absolute-names", "ab", false, Some('P')),
+        long("to-command", "to-c", true, None),
+        long("checkpoint-action", "checkpoint-", true, None),
+        long("use-compress-program", "use", true, Some('I')),
+        long("info-script", "inf", true, Some('F')),
+        long("new-volume-script", "new-", true, Some('F')),
+        long("files-from", "files", true, Some('T')),
+        long("exclude-from", "exclude-f", true, Some('X')),
+        long("exclude", "exclude", true, None),
+    ],
+};
+const CHECKOUT: Spec = Spec { short_values: "bBU", long: &[] };
+const RESTORE: Spec = Spec { short_values: "s", long: &[long("source", "so", true, Some('s'))] };
 
 /// What `program` given `args` writes, when it is one of these.
 pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
     match program {
-        "sort" => option_values(args, "o", "output", "kStT").map(|targets| Written { targets, ..Written::default() }),
-        "touch" => Some(operands_written(args, "rdt")),
-        "split" => split_prefix(args),
-        "csplit" => prefix_option(args),
+        "sort" => {
+            let targets = SORT.parse(args).values(Name::Short('o'));
+            (!targets.is_empty()).then_some(Written { targets, ..Written::default() })
+        }
+        "touch" => Some(operands_written(TOUCH.parse(args).operands)),
+        "split" => Some(split_prefix(args)),
+        "csplit" => Some(prefix_option(args)),
         "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => Some(edited_by_vim(args)),
         "patch" => Some(patched(args)),
         "tar" => extracted(args),
         "unzip" => unzipped(args),
         "git" => git_written(args),
         "awk" | "gawk" | "mawk" | "nawk" => awk_written(args),
+        "curl" | "wget" | "wget2" => super::urls::saved(program, args),
         _ => None,
     }
 }
@@ -37,17 +116,31 @@ fn awk_program<'a>(args: &[&'a str]) -> (Option<&'a str>, usize) {
             || arg.starts_with("--file=")
             || arg.starts_with("--source=")
     });
-    let operands = operands(args, "FvfilEe");
+    let operands = AWK.parse(args).operands;
     match operands.first() {
         Some(&at) if !given => (Some(args[at]), operands.get(1).copied().unwrap_or(args.len())),
         first => (None, first.copied().unwrap_or(args.len())),
     }
 }
 
+/// What of `program`'s, given `args`, runs a command known only when it
+/// runs: awk's program (`system(…)`, a pipe), split's `--filter`, tar's
+/// options naming a program or command.
+pub(crate) fn runs_command(program: &str, args: &[&str]) -> Option<String> {
+    match program {
+        "awk" | "gawk" | "mawk" | "nawk" if awk_runs_commands(args) => {
+            Some(format!("`{program}`'s program, which may run commands"))
+        }
+        "split" if SPLIT.parse(args).has(Name::Long("filter")) => Some("`split --filter`'s command".into()),
+        "tar" => tar_runs(args).map(|option| format!("`tar {option}`'s command")),
+        _ => None,
+    }
+}
+
 /// Whether awk's program may run a command: `system(…)`, or a pipe to or
 /// from one (`print | "sh"`, `"cmd" | getline`; `||` is no pipe). A
 /// program file (`-f`) is not read here, as a script a shell runs is not.
-pub(crate) fn awk_runs_commands(args: &[&str]) -> bool {
+fn awk_runs_commands(args: &[&str]) -> bool {
     awk_program(args).0.is_some_and(|program| program.contains("system") || program.replace("||", "").contains('|'))
 }
 
@@ -58,15 +151,31 @@ fn awk_written(args: &[&str]) -> Option<Written> {
     let (program, files) = awk_program(args);
     let in_place = args.windows(2).any(|pair| pair[0] == "-i" && pair[1] == "inplace")
         || args.iter().any(|arg| *arg == "-iinplace" || *arg == "--include=inplace");
-    let prints_to_file = program.is_some_and(|program| {
-        program.match_indices("print").any(|(at, _)| {
-            let statement = program[at..].split([';', '}', '\n']).next().unwrap_or_default();
-            statement.contains('>')
-        })
-    });
+    let prints_to_file =
+        program.is_some_and(|program| program.match_indices("print").any(|(at, _)| redirects(&program[at..])));
     let targets = if in_place { (files..args.len()).map(|word| Part { word, from: 0 }).collect() } else { Vec::new() };
     let unknown = prints_to_file.then(|| "the files its program prints to".to_string());
     (in_place || prints_to_file).then_some(Written { targets, unknown, ..Written::default() })
+}
+
+/// Whether the awk statement `statement` starts (up to its `;`, `}` or
+/// line's end) has a `>` outside its string literals: `print "a;b" > "f"`
+/// writes f, `print "a>b"` nothing.
+fn redirects(statement: &str) -> bool {
+    let mut in_string = false;
+    let mut chars = statement.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if in_string => {
+                chars.next();
+            }
+            '"' => in_string = !in_string,
+            '>' if !in_string => return true,
+            ';' | '}' | '\n' if !in_string => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether `arg` is an option word (not `-` alone, standard input).
@@ -74,84 +183,25 @@ fn is_option(arg: &str) -> bool {
     arg.starts_with('-') && arg != "-"
 }
 
-/// The words, after getopt-style options, that are operands; `values`:
-/// the short options taking a value (attached or the next word).
-fn operands(args: &[&str], values: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(arg) = args.get(at) {
-        at += 1;
-        if *arg == "--" {
-            out.extend(at..args.len());
-            break;
-        }
-        if arg.starts_with("--") || !is_option(arg) {
-            if !is_option(arg) {
-                out.push(at - 1);
-            }
-            continue;
-        }
-        let cluster = &arg[1..];
-        if let Some(i) = cluster.find(|c| values.contains(c)) {
-            at += usize::from(i + 1 == cluster.len());
-        }
-    }
-    out
-}
-
-fn operands_written(args: &[&str], values: &str) -> Written {
-    let targets = operands(args, values).into_iter().map(|word| Part { word, from: 0 }).collect();
+fn operands_written(operands: Vec<usize>) -> Written {
+    let targets = operands.into_iter().map(|word| Part { word, from: 0 }).collect();
     Written { targets, ..Written::default() }
 }
 
-/// The values of the short option `short` (`-o F`, `-oF`) and the long
-/// one `long` (`--output=F`, `--output F`); `None` when neither is given.
-/// `values`: the program's other short options taking a value.
-fn option_values(args: &[&str], short: &str, long: &str, values: &str) -> Option<Vec<Part>> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(arg) = args.get(at) {
-        at += 1;
-        if *arg == "--" {
-            break;
-        }
-        if let Some(rest) = arg.strip_prefix("--") {
-            match rest.split_once('=') {
-                Some((name, _)) if name == long => {
-                    out.push(Part { word: at - 1, from: arg.len() - (rest.len() - name.len() - 1) })
-                }
-                None if rest == long => {
-                    out.push(Part { word: at, from: 0 });
-                    at += 1;
-                }
-                _ => {}
-            }
-        } else if is_option(arg) {
-            let cluster = &arg[1..];
-            let Some(i) = cluster.find(|c| short.contains(c) || values.contains(c)) else { continue };
-            let option = &cluster[i..i + 1];
-            let attached = i + 1 < cluster.len();
-            if option == short {
-                out.push(if attached { Part { word: at - 1, from: 2 + i } } else { Part { word: at, from: 0 } });
-            }
-            at += usize::from(!attached);
-        }
+/// `split [FILE [PREFIX]]`: the prefix, else `x` in its working directory.
+fn split_prefix(args: &[&str]) -> Written {
+    match SPLIT.parse(args).operands.get(1) {
+        Some(&word) => Written { targets: vec![Part { word, from: 0 }], ..Written::default() },
+        None => Written { named_in_cwd: Some("x"), ..Written::default() },
     }
-    out.retain(|part| part.word < args.len());
-    (!out.is_empty()).then_some(out)
 }
 
-/// `split [FILE [PREFIX]]`: the prefix, else `x` in its directory.
-fn split_prefix(args: &[&str]) -> Option<Written> {
-    let operands = operands(args, "abCdlnt");
-    let targets = operands.get(1).map(|&word| vec![Part { word, from: 0 }]);
-    Some(Written { targets: targets.unwrap_or_default(), ..Written::default() })
-}
-
-/// `csplit -f PREFIX`: each file starts with it (`xx` in its directory without one).
-fn prefix_option(args: &[&str]) -> Option<Written> {
-    let targets = option_values(args, "f", "prefix", "bn").unwrap_or_default();
-    Some(Written { targets, ..Written::default() })
+/// `csplit -f PREFIX`: each file starts with it (`xx` in its working directory without one).
+fn prefix_option(args: &[&str]) -> Written {
+    match &CSPLIT.parse(args).values(Name::Short('f'))[..] {
+        [] => Written { named_in_cwd: Some("xx"), ..Written::default() },
+        targets => Written { targets: targets.to_vec(), ..Written::default() },
+    }
 }
 
 /// vim and its names edit the files they are given, and `-w`/`-W` write a
@@ -187,11 +237,11 @@ fn edited_by_vim(args: &[&str]) -> Written {
 /// another directory (`-d`), or after a long option that may take the next
 /// word (`--input p.diff`), the files the patch names.
 fn patched(args: &[&str]) -> Written {
-    let operands = operands(args, "BDFgiopYzdrV");
-    let mut targets = option_values(args, "o", "output", "BDFgipYzdrV").unwrap_or_default();
+    let parsed = PATCH.parse(args);
+    let mut targets = parsed.values(Name::Short('o'));
     let long_with_value = args.iter().any(|arg| arg.starts_with("--") && *arg != "--" && !arg.contains('='));
-    let elsewhere = long_with_value || option_values(args, "d", "directory", "BDFgiopYzrV").is_some();
-    let unknown = match operands.first() {
+    let elsewhere = long_with_value || parsed.has(Name::Short('d'));
+    let unknown = match parsed.operands.first() {
         Some(&word) if !elsewhere => {
             targets.push(Part { word, from: 0 });
             None
@@ -204,65 +254,65 @@ fn patched(args: &[&str]) -> Written {
 /// What `tar` extracts (`x`, `--extract`, `--get`; not to its output):
 /// everything under each `-C` directory, else under its working directory.
 fn extracted(args: &[&str]) -> Option<Written> {
-    let (mut extracting, mut to_output, mut absolute) = (false, false, false);
-    let mut under = Vec::new();
-    let mut at = 0;
-    while let Some(arg) = args.get(at) {
-        at += 1;
-        if let Some(long) = arg.strip_prefix("--") {
-            extracting |= long == "extract" || long == "get";
-            to_output |= long == "to-stdout" || long.starts_with("to-command");
-            absolute |= long == "absolute-names";
-            if let Some(dir) = long.strip_prefix("directory=") {
-                under.push(Part { word: at - 1, from: arg.len() - dir.len() });
-            } else if long == "directory" {
-                under.push(Part { word: at, from: 0 });
-                at += 1;
-            }
-            continue;
-        }
-        // The first word's letters are options without a dash (`tar xfC a.tar dir`).
-        let Some(cluster) = arg.strip_prefix('-').or(if at == 1 { Some(arg) } else { None }) else { continue };
-        // Each letter taking a value takes the next word, in order; attached, the rest of the word.
-        let mut next = at;
-        for (i, letter) in cluster.char_indices() {
-            extracting |= letter == 'x';
-            to_output |= letter == 'O';
-            absolute |= letter == 'P';
-            if !"fCbTXgKNLVH".contains(letter) {
-                continue;
-            }
-            let attached = arg.starts_with('-') && i + 1 < cluster.len();
-            let value = if attached { Part { word: at - 1, from: 2 + i } } else { Part { word: next, from: 0 } };
-            if letter == 'C' {
-                under.push(value);
-            }
-            if attached {
-                break;
-            }
-            next += 1;
-        }
-        at = next;
-    }
-    if !extracting || to_output {
+    let (letters, parsed) = tar_options(args);
+    let has = |letter: char| letters.contains(letter) || parsed.has(Name::Short(letter));
+    let to_output = has('O') || parsed.has(Name::Long("to-command"));
+    if !has('x') || to_output {
         return None;
     }
-    under.retain(|part| part.word < args.len());
     // With `-P` a member's absolute path is written as it is, anywhere.
-    let unknown = absolute.then(|| "the absolute paths its archive names".to_string());
-    Some(Written { under: Some(under), unknown, ..Written::default() })
+    let unknown = has('P').then(|| "the absolute paths its archive names".to_string());
+    Some(Written { under: Some(parsed.values(Name::Short('C'))), under_in_turn: true, unknown, ..Written::default() })
+}
+
+/// tar's first word when it is its letters without a dash (`tar xfC
+/// a.tar dir`: each taking a value takes the next word, in order), and
+/// all its options, values indexing `args`.
+fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
+    let letters = args.first().copied().filter(|first| !first.starts_with('-')).unwrap_or_default();
+    let mut old_style = Parsed::default();
+    let mut rest = usize::from(!letters.is_empty());
+    for letter in letters.chars() {
+        let value = TAR.short_values.contains(letter).then(|| {
+            rest += 1;
+            Part { word: rest - 1, from: 0 }
+        });
+        old_style.options.push(Given { name: Name::Short(letter), value: value.filter(|part| part.word < args.len()) });
+    }
+    let mut parsed = TAR.parse(args.get(rest..).unwrap_or_default());
+    for given in &mut parsed.options {
+        given.value = given.value.map(|part| Part { word: rest + part.word, ..part });
+    }
+    old_style.options.append(&mut parsed.options);
+    (letters, old_style)
+}
+
+/// The option of tar's that has it run a command: `--to-command`,
+/// `--checkpoint-action=exec=…`, `-I`/`--use-compress-program`,
+/// `-F`/`--info-script`/`--new-volume-script`.
+fn tar_runs(args: &[&str]) -> Option<&'static str> {
+    tar_options(args).1.options.iter().find_map(|given| match given.name {
+        Name::Long("to-command") => Some("--to-command"),
+        Name::Long("checkpoint-action") => {
+            let value = given.value.map(|part| &args[part.word][part.from..]).unwrap_or_default();
+            value.starts_with("exec").then_some("--checkpoint-action")
+        }
+        Name::Short('I') => Some("--use-compress-program"),
+        Name::Short('F') => Some("--info-script"),
+        _ => None,
+    })
 }
 
 /// What `unzip` extracts: everything under its `-d` directory, else its
 /// working directory; nothing when it lists, tests or prints (`-l`, `-t`,
 /// `-v`, `-p`, `-c`, `-z`, `-Z`).
 fn unzipped(args: &[&str]) -> Option<Written> {
-    let options = args.iter().filter(|arg| is_option(arg) && !arg.starts_with("--"));
-    if options.clone().any(|arg| arg[1..].contains(['l', 't', 'v', 'p', 'c', 'z', 'Z'])) {
+    let parsed = UNZIP.parse(args);
+    let only_reads = ['l', 't', 'v', 'p', 'c', 'z', 'Z'].map(Name::Short);
+    if parsed.options.iter().any(|given| given.value.is_none() && only_reads.contains(&given.name)) {
         return None;
     }
-    let under = option_values(args, "d", "exdir", "x").unwrap_or_default();
-    Some(Written { under: Some(under), ..Written::default() })
+    Some(Written { under: Some(parsed.values(Name::Short('d'))), ..Written::default() })
 }
 
 /// What a git subcommand writes in the working tree: `checkout` and
@@ -285,11 +335,31 @@ fn git_written(args: &[&str]) -> Option<Written> {
     }
     args.get(at)?;
     let rest = &args[at + 1..];
+    if rest.iter().any(|arg| arg.starts_with("--pathspec-from-file")) && matches!(args[at], "checkout" | "restore") {
+        return Some(Written { unknown: Some("the paths its pathspec file names".into()), ..Written::default() });
+    }
+    let mut branch_or_path = None;
     let paths: Vec<usize> = match args[at] {
         "checkout" => match rest.iter().position(|arg| *arg == "--") {
             Some(dash) => (dash + 1..rest.len()).collect(),
-            // `git checkout REV PATH…`; a branch alone writes what it holds.
-            None => operands(rest, "bBU").into_iter().skip(1).collect(),
+            // `git checkout [REV] PATH…`: its first operand is a path when it can be
+            // nothing else (`.`, `a/b`), a revision when a branch is made from it.
+            None => {
+                let creates = rest.iter().any(|arg| matches!(*arg, "-b" | "-B" | "--orphan"));
+                let mut operands = CHECKOUT.parse(rest).operands.into_iter();
+                let first = operands.next();
+                let paths: Vec<usize> = operands.collect();
+                match first {
+                    Some(first) if !creates && (rest[first] == "." || rest[first].contains('/')) => {
+                        std::iter::once(first).chain(paths).collect()
+                    }
+                    Some(first) if !creates && paths.is_empty() => {
+                        branch_or_path = Some(at + 1 + first);
+                        paths
+                    }
+                    _ => paths,
+                }
+            }
         },
         "restore" => {
             let staged_only = rest.contains(&"--staged") || rest.contains(&"-S");
@@ -297,7 +367,7 @@ fn git_written(args: &[&str]) -> Option<Written> {
             if staged_only && !worktree {
                 return None;
             }
-            operands(rest, "s")
+            RESTORE.parse(rest).operands
         }
         "apply" => {
             let reports = rest.iter().any(|arg| matches!(*arg, "--check" | "--stat" | "--numstat" | "--summary"));
@@ -308,12 +378,13 @@ fn git_written(args: &[&str]) -> Option<Written> {
         }
         _ => return None,
     };
-    if moved {
+    if moved && (branch_or_path.is_some() || !paths.is_empty()) {
         return Some(Written { unknown: Some(format!("the paths it {} elsewhere", args[at])), ..Written::default() });
     }
     // A pathspec names what is under it too (`git checkout -- .`).
     let under = paths.into_iter().map(|word| Part { word: at + 1 + word, from: 0 }).collect::<Vec<_>>();
-    (!under.is_empty()).then(|| Written { under: Some(under), ..Written::default() })
+    let under = (!under.is_empty()).then_some(under);
+    (under.is_some() || branch_or_path.is_some()).then_some(Written { under, branch_or_path, ..Written::default() })
 }
 
 #[cfg(test)]
@@ -357,7 +428,9 @@ mod tests {
         assert_eq!(of("tar", "-cf a.tar -C dir ."), None);
         assert_eq!(of("git", "checkout HEAD -- a b"), Some((vec![], Some(vec![3, 4]), false)));
         assert_eq!(of("git", "checkout HEAD a"), Some((vec![], Some(vec![2]), false)));
-        assert_eq!(of("git", "checkout main"), None);
+        assert_eq!(of("git", "checkout main"), Some((vec![], None, false)));
+        assert_eq!(of("git", "checkout ."), Some((vec![], Some(vec![1]), false)));
+        assert_eq!(of("git", "checkout -b new origin/main"), None);
         assert_eq!(of("git", "restore --source=HEAD a"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("git", "restore --staged a"), None);
         assert_eq!(of("git", "apply p.diff"), Some((vec![], None, true)));

@@ -2,6 +2,9 @@
 //! file:///proj/.env` prints .env), and the files their options send or
 //! read (`curl -d @.env URL`, `-F f=@.env`, `-K F`; wget's `--post-file`).
 
+use super::getopt::{Name, Spec, long};
+use super::writers::{Part, Written};
+
 /// Programs that fetch the URLs they are given.
 pub(crate) const FETCHERS: [&str; 3] = ["curl", "wget", "wget2"];
 
@@ -27,40 +30,122 @@ pub(crate) fn file_path(word: &str) -> Option<String> {
     Some(percent_decoded(path))
 }
 
-/// Options of curl taking data whose `@FILE` reads FILE, and curl's and
-/// wget's options whose value is a file read (to send, or as options or URLs).
-const DATA_OPTIONS: [&str; 7] =
-    ["-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "--url-query"];
-const FILE_OPTIONS: [&str; 7] = ["-K", "--config", "--post-file", "--body-file", "-i", "--input-file", "--upload-file"];
+const CURL: Spec = Spec {
+    short_values: "EKCbcdDFPHmoUQreXYytzTuAwx",
+    long: &[
+        long("data", "data", true, Some('d')),
+        long("data-binary", "data-b", true, None),
+        long("data-ascii", "data-a", true, None),
+        long("data-urlencode", "data-u", true, None),
+        long("json", "js", true, None),
+        long("url-query", "url-", true, None),
+        long("form", "form", true, Some('F')),
+        long("config", "conf", true, Some('K')),
+        long("upload-file", "up", true, Some('T')),
+        long("output", "output", true, Some('o')),
+        long("output-dir", "output-", true, None),
+        long("remote-name", "remote-name", false, Some('O')),
+        long("remote-name-all", "remote-name-", false, None),
+        long("dump-header", "du", true, Some('D')),
+        long("cookie-jar", "cookie-", true, Some('c')),
+    ],
+};
+const WGET: Spec = Spec {
+    short_values: "eoaiBtOTwQPUlARDIX",
+    long: &[
+        long("post-file", "post-f", true, None),
+        long("body-file", "body-f", true, None),
+        long("input-file", "inp", true, Some('i')),
+        long("output-document", "output-d", true, Some('O')),
+        long("output-file", "output-f", true, Some('o')),
+        long("append-output", "ap", true, Some('a')),
+        long("directory-prefix", "di", true, Some('P')),
+        long("recursive", "recu", false, Some('r')),
+        long("mirror", "mi", false, Some('m')),
+    ],
+};
+
+/// How an option's value names a file read.
+enum Sends {
+    /// The value is the file.
+    File,
+    /// `@FILE`, or `NAME@FILE` for --data-urlencode.
+    Data,
+    /// `NAME=@FILE;type=…` sends the file, `NAME=<FILE` its text.
+    Form,
+}
 
 /// The files `program` (one of [`FETCHERS`]) reads through its options,
 /// each with the index of the word naming it.
 pub(crate) fn option_files(program: &str, args: &[&str]) -> Vec<(usize, String)> {
+    let spec = if program == "curl" { &CURL } else { &WGET };
     let mut out = Vec::new();
-    for (at, arg) in args.iter().enumerate() {
-        // The option and its value, in one word (`-d@f`, `--data=@f`) or the next.
-        let (option, value, word) = match arg.split_once('=').filter(|(option, _)| option.starts_with("--")) {
-            Some((option, value)) => (option, value, at),
-            None if arg.len() > 2 && arg.starts_with('-') && !arg.starts_with("--") => (&arg[..2], &arg[2..], at),
-            None => match args.get(at + 1) {
-                Some(value) => (*arg, *value, at + 1),
-                None => continue,
-            },
+    for given in spec.parse(args).options {
+        let Some(part) = given.value else { continue };
+        let sends = match given.name {
+            // wget's `-T` is its timeout.
+            Name::Short('T') if program != "curl" => continue,
+            Name::Short('K' | 'T' | 'i') | Name::Long("post-file" | "body-file") => Sends::File,
+            Name::Short('d') | Name::Long("data-binary" | "data-ascii" | "data-urlencode" | "json" | "url-query") => {
+                Sends::Data
+            }
+            Name::Short('F') => Sends::Form,
+            _ => continue,
         };
-        let file = if FILE_OPTIONS.contains(&option) && !(program == "curl" && option == "-i") {
-            Some(value)
-        } else if DATA_OPTIONS.contains(&option) && program == "curl" {
-            // `@FILE`, or `NAME@FILE` for --data-urlencode.
-            value.split_once('@').filter(|(name, _)| name.is_empty() || !name.contains('=')).map(|(_, file)| file)
-        } else if matches!(option, "-F" | "--form") && program == "curl" {
-            // `NAME=@FILE;type=…` sends the file, `NAME=<FILE` its text.
-            value.split_once(['@', '<']).map(|(_, file)| file.split(';').next().unwrap_or_default())
-        } else {
-            None
+        let value = &args[part.word][part.from..];
+        let file = match sends {
+            Sends::File => Some(value),
+            Sends::Data => {
+                value.split_once('@').filter(|(name, _)| name.is_empty() || !name.contains('=')).map(|(_, file)| file)
+            }
+            Sends::Form => value.split_once(['@', '<']).map(|(_, file)| file.split(';').next().unwrap_or_default()),
         };
-        out.extend(file.filter(|file| !file.is_empty() && *file != "-").map(|file| (word, file.to_string())));
+        out.extend(file.filter(|file| !file.is_empty() && *file != "-").map(|file| (part.word, file.to_string())));
     }
     out
+}
+
+/// What `program` (one of [`FETCHERS`]) saves: the files its options name
+/// (curl's `-o`, `-D`, `-c`; wget's `-O`, `-o`, `-a`; not `-`, its
+/// output), anything under curl's `--output-dir` or wget's `-P` when it
+/// saves there, else with a name the URL or server gives (curl's `-O`,
+/// wget without `-O`) a file in its working directory named only when it
+/// runs, or anything under it (wget's `-r`, `-m`).
+pub(crate) fn saved(program: &str, args: &[&str]) -> Option<Written> {
+    let spec = if program == "curl" { &CURL } else { &WGET };
+    let parsed = spec.parse(args);
+    let not_output = |part: &Part| &args[part.word][part.from..] != "-";
+    let values = |letters: &[char]| -> Vec<Part> {
+        letters.iter().flat_map(|&letter| parsed.values(Name::Short(letter))).filter(not_output).collect()
+    };
+    let mut written = Written::default();
+    if program == "curl" {
+        let named = parsed.values(Name::Short('o'));
+        let remote = parsed.has(Name::Short('O')) || parsed.has(Name::Long("remote-name-all"));
+        written.targets = values(&['D', 'c']);
+        match parsed.values(Name::Long("output-dir")).pop() {
+            Some(dir) if remote || !named.is_empty() => written.under = Some(vec![dir]),
+            _ => {
+                written.targets.extend(named.into_iter().filter(not_output));
+                written.unnamed_in_cwd = remote;
+            }
+        }
+    } else {
+        let document = parsed.values(Name::Short('O'));
+        written.targets = values(&['O', 'o', 'a']);
+        let recursive = parsed.has(Name::Short('r')) || parsed.has(Name::Short('m'));
+        match parsed.values(Name::Short('P')).pop() {
+            Some(dir) if document.is_empty() => written.under = Some(vec![dir]),
+            _ if recursive && document.is_empty() => written.under = Some(Vec::new()),
+            // A URL given, or a file listing them (not `wget --version`).
+            _ => {
+                let fetches = !parsed.operands.is_empty() || parsed.has(Name::Short('i'));
+                written.unnamed_in_cwd = document.is_empty() && fetches;
+            }
+        }
+    }
+    let writes = !written.targets.is_empty() || written.under.is_some() || written.unnamed_in_cwd;
+    writes.then_some(written)
 }
 
 /// `text` with each `%XX` made the byte it stands for.

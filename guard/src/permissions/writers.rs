@@ -5,6 +5,7 @@
 //! gives), the files sed and perl edit in place (`-i`), and the operands
 //! of truncate, sponge and ed; more in [`super::program_writes`].
 
+use super::getopt::{Name, Parsed, Spec, long};
 use super::program_writes;
 
 /// The arguments (indexes into the words after the program) `program`
@@ -18,9 +19,21 @@ pub(crate) struct Written {
     /// Directories it writes anything under, files only its input names
     /// (`tar x -C DIR`); `Some` of none: its working directory.
     pub(crate) under: Option<Vec<Part>>,
+    /// Each of `under` is relative to the one before, and it writes under
+    /// the last (tar's `-C`, a change of directory in turn).
+    pub(crate) under_in_turn: bool,
     /// Files it writes that only its input names, said so (`patch -p1 <
     /// p.diff`: "the files its patch names").
     pub(crate) unknown: Option<String>,
+    /// `git checkout NAME`'s operand, a branch when one is so named, else
+    /// a pathspec: the files decide (one that exists is a path).
+    pub(crate) branch_or_path: Option<usize>,
+    /// The file it writes, in its working directory, when no operand or
+    /// option names one (`split`'s `x…`): the prefix of each name it makes.
+    pub(crate) named_in_cwd: Option<&'static str>,
+    /// It writes a file in its working directory whose name is known only
+    /// when it runs (`wget URL`: the URL's or server's).
+    pub(crate) unnamed_in_cwd: bool,
 }
 
 /// The end of a word that names a file: the whole word (`from` 0), or the
@@ -31,9 +44,72 @@ pub(crate) struct Part {
     pub(crate) from: usize,
 }
 
-/// Short options taking a value, per program with a destination.
-const DESTINATIONS: [(&str, &str); 5] =
-    [("cp", "St"), ("mv", "St"), ("ln", "St"), ("install", "StmogS"), ("rsync", "eBfTM")];
+/// The options of each program with a destination: those taking a value,
+/// `-t` naming it, and those [`super::links::making`] reads.
+const DESTINATIONS: [(&str, Spec); 5] = [
+    (
+        "cp",
+        Spec {
+            short_values: "St",
+            long: &[
+                long("target-directory", "t", true, Some('t')),
+                long("suffix", "su", true, Some('S')),
+                long("no-target-directory", "no-t", false, Some('T')),
+                long("symbolic-link", "sy", false, Some('s')),
+                long("link", "l", false, Some('l')),
+                long("archive", "ar", false, Some('a')),
+                long("recursive", "rec", false, Some('r')),
+                long("no-dereference", "no-d", false, Some('P')),
+                long("dereference", "d", false, Some('L')),
+            ],
+        },
+    ),
+    (
+        "mv",
+        Spec {
+            short_values: "St",
+            long: &[
+                long("target-directory", "t", true, Some('t')),
+                long("suffix", "su", true, Some('S')),
+                long("no-target-directory", "no-t", false, Some('T')),
+            ],
+        },
+    ),
+    (
+        "ln",
+        Spec {
+            short_values: "St",
+            long: &[
+                long("target-directory", "t", true, Some('t')),
+                long("suffix", "su", true, Some('S')),
+                long("no-target-directory", "no-t", false, Some('T')),
+                long("symbolic", "sy", false, Some('s')),
+                long("relative", "r", false, Some('r')),
+            ],
+        },
+    ),
+    (
+        "install",
+        Spec {
+            short_values: "StmogS",
+            long: &[
+                long("target-directory", "t", true, Some('t')),
+                long("suffix", "su", true, Some('S')),
+                long("mode", "m", true, Some('m')),
+                long("owner", "o", true, Some('o')),
+                long("group", "g", true, Some('g')),
+                long("strip-program", "strip-", true, None),
+            ],
+        },
+    ),
+    // rsync's options are popt's, not cut short.
+    ("rsync", Spec { short_values: "eBfTM", long: &[] }),
+];
+
+/// The options of a program with a destination (see [`DESTINATIONS`]) read.
+pub(crate) fn destination_options(program: &str, args: &[&str]) -> Option<Parsed> {
+    DESTINATIONS.iter().find(|(name, _)| *name == program).map(|(_, spec)| spec.parse(args))
+}
 
 /// Programs editing the files their operands name, with their short
 /// options taking a value (attached or the next word; see
@@ -128,43 +204,11 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
             .collect();
         return Some(Written { targets, ..Written::default() });
     }
-    let (_, values) = DESTINATIONS.iter().find(|(name, _)| *name == program)?;
-    let mut operands = Vec::new();
-    let mut target_directory = None;
-    let mut at = 0;
-    while let Some(arg) = args.get(at) {
-        let mut next = at + 1;
-        if *arg == "--" {
-            operands.extend(at + 1..args.len());
-            break;
-        } else if let Some(value) = arg.strip_prefix("--target-directory=") {
-            target_directory = Some(Part { word: at, from: arg.len() - value.len() });
-        } else if *arg == "--target-directory" {
-            target_directory = Some(Part { word: at + 1, from: 0 });
-            next = at + 2;
-        } else if arg.starts_with("--") {
-            // Another long option: its value, if any, is after `=`.
-        } else if let Some(cluster) = arg.strip_prefix('-') {
-            // Short options run together (`-Dt dir`); the first taking a
-            // value takes the rest of the word, or else the next word.
-            if let Some((i, option)) = cluster.char_indices().find(|&(_, option)| values.contains(option)) {
-                let from = 1 + i + option.len_utf8();
-                let value = if from < arg.len() {
-                    Part { word: at, from }
-                } else {
-                    next = at + 2;
-                    Part { word: at + 1, from: 0 }
-                };
-                if option == 't' {
-                    target_directory = Some(value);
-                }
-            }
-        } else {
-            operands.push(at);
-        }
-        at = next;
-    }
-    let (targets, sources) = match target_directory.filter(|part| part.word < args.len()) {
+    let parsed = destination_options(program, args)?;
+    // rsync's `-T` is its temporary directory, not cp's `--no-target-directory`.
+    let target_directory = parsed.values(Name::Short('t')).pop().filter(|_| program != "rsync");
+    let mut operands = parsed.operands;
+    let (targets, sources) = match target_directory {
         Some(directory) => (vec![directory], operands),
         None if operands.len() >= 2 => {
             let last = operands.pop().expect("two at least");
