@@ -10,7 +10,7 @@ use lean_ctxd::engine::shell::run::RunParams;
 
 fn run(p: &Project, command: &str, env: &[(&str, &str)]) -> Result<String, String> {
     let env = env.iter().map(|(name, value)| (name.to_string(), value.to_string())).collect();
-    let params = RunParams { command: command.into(), env, ..Default::default() };
+    let params = RunParams { command: command.into(), given: env, ..Default::default() };
     match p.engine.run_command(&p.caller("s"), &params, &Cancel::default()) {
         Ok((_, shaped)) => Ok(shaped.text),
         Err(e) => Err(e.to_string()),
@@ -32,4 +32,21 @@ fn a_command_the_environment_gives_git_is_refused_as_one_on_the_line() {
     }
     // An environment no rule covers runs as given.
     assert!(run(&p, "echo \"$GREETING\"", &[("GREETING", "hi")]).unwrap().contains("hi"));
+}
+
+/// The caller's own environment is where the line starts, not part of it: Debian's and Ubuntu's
+/// shells set LESSOPEN for every user, and with it every command was asked about wherever a Bash
+/// rule existed (any program may start less); given for the command, it is the agent's doing.
+#[test]
+fn the_callers_own_environment_is_not_read_as_the_lines() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.root.join(".claude")).unwrap();
+    p.write(".claude/settings.json", r#"{"permissions": {"deny": ["Bash(git push:*)"]}}"#);
+    let lessopen = || [("LESSOPEN".to_string(), "| /usr/bin/lesspipe %s".to_string())].into_iter().collect();
+    let inherited = RunParams { command: "echo ran".into(), env: lessopen(), ..Default::default() };
+    let (_, shaped) = p.engine.run_command(&p.caller("s"), &inherited, &Cancel::default()).unwrap();
+    assert!(shaped.text.contains("ran"), "{}", shaped.text);
+    let given = RunParams { command: "echo ran".into(), given: lessopen(), ..Default::default() };
+    let refusal = p.engine.run_command(&p.caller("s"), &given, &Cancel::default()).unwrap_err().to_string();
+    assert!(refusal.contains("a command less runs"), "{refusal}");
 }

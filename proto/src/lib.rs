@@ -26,6 +26,7 @@ pub mod v1 {
 /// (at most that many lines).
 /// 11: jobs are per session — JobsRequest.all_sessions, Job.session and Job.cancelling; CANCEL
 /// answers once the job has stopped (or says it is still stopping).
-/// 12: a session is its id within its project, for jobs too — Job.yours.
+/// 12: a session is its id within its project, for jobs too — Job.yours; ExecRequest.given_env,
+/// the variables the caller set for the command, apart from its own environment.
 pub const PROTOCOL_MIN: u32 = 3;
 pub const PROTOCOL_MAX: u32 = 12;

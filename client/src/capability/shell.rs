@@ -46,14 +46,15 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
         )));
     }
     // Variables that are not UTF-8 cannot travel in the protocol; skip them
-    // rather than fail (std::env::vars would panic).
-    let mut env: HashMap<String, String> =
+    // rather than fail (std::env::vars would panic). What the caller set for
+    // the command travels apart: the user's rules judge it as part of the line.
+    let env: HashMap<String, String> =
         std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))).collect();
-    env.extend(args.env);
     let request = ExecRequest {
         ctx: Some(ctx),
         command: args.command,
         env,
+        given_env: args.env,
         timeout_ms: args.timeout_ms.unwrap_or(0),
         // For a daemon of protocol 9 or older, which knows only whole seconds.
         timeout_secs: args.timeout_ms.map_or(0, |ms| u32::try_from(ms.div_ceil(1000)).unwrap_or(u32::MAX)),

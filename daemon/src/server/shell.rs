@@ -58,6 +58,7 @@ impl Shell for ShellService {
         let params = RunParams {
             command: req.command,
             env: req.env.into_iter().collect(),
+            given: req.given_env.into_iter().collect(),
             // timeout_ms (protocol 10) to the millisecond; whole seconds from older clients.
             timeout_ms: if req.timeout_ms > 0 { req.timeout_ms } else { u64::from(req.timeout_secs) * 1000 },
             raw: req.raw,

@@ -22,7 +22,12 @@ use crate::engine::{Caller, Engine};
 #[derive(Debug, Clone, Default)]
 pub struct RunParams {
     pub command: String,
+    /// The caller's environment, as the line starts in it.
     pub env: BTreeMap<String, String>,
+    /// The variables the caller set for this command, over `env`: the permission check reads
+    /// them as the line's exports (the caller's own environment, a user's LESSOPEN or PATH, is
+    /// not the agent's doing).
+    pub given: BTreeMap<String, String>,
     /// Milliseconds; 0 means the default (120 s).
     pub timeout_ms: u64,
     pub raw: bool,
@@ -36,14 +41,20 @@ impl RunParams {
         ExecParams {
             command: self.command.clone(),
             cwd,
-            env: self.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            env: self.environment().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             timeout,
         }
     }
 
+    /// The command's environment: the caller's, with the variables it set over it.
+    fn environment(&self) -> impl Iterator<Item = (&str, &str)> {
+        let inherited = self.env.iter().filter(|(name, _)| !self.given.contains_key(*name));
+        inherited.chain(&self.given).map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     /// `raw=true`, or `LEAN_CTX_RAW=1` in the caller's environment.
     fn wants_raw(&self) -> bool {
-        self.raw || self.env.get("LEAN_CTX_RAW").is_some_and(|v| v == "1")
+        self.raw || self.environment().any(|(name, value)| name == "LEAN_CTX_RAW" && value == "1")
     }
 }
 
@@ -150,8 +161,8 @@ impl Engine {
     fn permitted_workdir(&self, scope: &Scope, p: &RunParams) -> EngineResult<std::path::PathBuf> {
         let workdir = scope.workdir(&p.workdir)?;
         let rules = self.permission_rules(scope, &self.config.get());
-        // The request's environment is the line's as much as its `VAR=value` words are.
-        let env: Vec<(String, String)> = p.env.iter().map(|(name, value)| (name.clone(), value.clone())).collect();
+        // What the caller set for the command is the line's as much as its `VAR=value` words are.
+        let env: Vec<(String, String)> = p.given.iter().map(|(name, value)| (name.clone(), value.clone())).collect();
         let verdict = rules.permissions.check_shell_with_env(&p.command, &workdir, &env);
         guard::permissions::enforce(verdict, "ctx_shell")?;
         Ok(workdir)
