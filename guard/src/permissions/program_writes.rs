@@ -132,6 +132,9 @@ pub(crate) fn runs_command(program: &str, args: &[&str]) -> Option<String> {
             Some(format!("`{program}`'s program, which may run commands"))
         }
         "split" if SPLIT.parse(args).has(Name::Long("filter")) => Some("`split --filter`'s command".into()),
+        "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" if vim_scripted(args) => {
+            Some(format!("`{program}`'s commands, which may run programs (`!cmd`)"))
+        }
         "tar" => tar_runs(args).map(|option| format!("`tar {option}`'s command")),
         _ => None,
     }
@@ -191,17 +194,25 @@ fn operands_written(operands: Vec<usize>) -> Written {
 /// `split [FILE [PREFIX]]`: the prefix, else `x` in its working directory.
 fn split_prefix(args: &[&str]) -> Written {
     match SPLIT.parse(args).operands.get(1) {
-        Some(&word) => Written { targets: vec![Part { word, from: 0 }], ..Written::default() },
+        Some(&word) => prefixes(args, vec![Part { word, from: 0 }]),
         None => Written { named_in_cwd: Some("x"), ..Written::default() },
     }
 }
 
 /// `csplit -f PREFIX`: each file starts with it (`xx` in its working directory without one).
 fn prefix_option(args: &[&str]) -> Written {
-    match &CSPLIT.parse(args).values(Name::Short('f'))[..] {
-        [] => Written { named_in_cwd: Some("xx"), ..Written::default() },
-        targets => Written { targets: targets.to_vec(), ..Written::default() },
+    match CSPLIT.parse(args).values(Name::Short('f')) {
+        parts if parts.is_empty() => Written { named_in_cwd: Some("xx"), ..Written::default() },
+        parts => prefixes(args, parts),
     }
+}
+
+/// The files names starting with each prefix `parts` give: a prefix ending in `/` is a directory
+/// the files are made in (`split -l1 f config/` writes `config/xaa`), so what is under it.
+fn prefixes(args: &[&str], parts: Vec<Part>) -> Written {
+    let (under, targets): (Vec<Part>, Vec<Part>) =
+        parts.into_iter().partition(|part| args.get(part.word).is_some_and(|word| word.ends_with('/')));
+    Written { targets, under: (!under.is_empty()).then_some(under), ..Written::default() }
 }
 
 /// vim and its names edit the files they are given, and `-w`/`-W` write a
@@ -209,6 +220,7 @@ fn prefix_option(args: &[&str]) -> Written {
 /// `-s` script may write any of them, or any other file, unseen here.
 fn edited_by_vim(args: &[&str]) -> Written {
     let mut targets = Vec::new();
+    let unknown = vim_scripted(args).then(|| "the files its commands name (`-c`, `+`, `-S`, `-s`)".to_string());
     let mut at = 0;
     while let Some(arg) = args.get(at) {
         at += 1;
@@ -230,7 +242,18 @@ fn edited_by_vim(args: &[&str]) -> Written {
         }
     }
     targets.retain(|part| part.word < args.len());
-    Written { targets, ..Written::default() }
+    Written { targets, unknown, ..Written::default() }
+}
+
+/// Whether vim is given Ex commands to run (`-c`, `--cmd`, a `+cmd` other than a line number, a
+/// script `-S`/`-s`): `e other`, `w! other`, `r secret`, `!cmd` can each name any file or
+/// program, known only when they run.
+fn vim_scripted(args: &[&str]) -> bool {
+    args.iter().take_while(|arg| **arg != "--").any(|arg| {
+        matches!(*arg, "-c" | "--cmd" | "-S" | "-s")
+            || (arg.starts_with("-c") && arg.len() > 2)
+            || arg.strip_prefix('+').is_some_and(|cmd| !cmd.is_empty() && !cmd.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// `patch [FILE [PATCH]]` writes FILE (and `-o OUT`); without FILE, in
@@ -378,6 +401,16 @@ fn git_written(args: &[&str]) -> Option<Written> {
         }
         _ => return None,
     };
+    // Git matches a pathspec's wildcards across directories (`'*.ini'` is `config/app.ini` too) and
+    // reads its magic (`:/`, `:(glob)…`): what it names is known to git alone.
+    if let Some(&magic) =
+        paths.iter().find(|&&word| rest[word].starts_with(':') || rest[word].contains(['*', '?', '[']))
+    {
+        return Some(Written {
+            unknown: Some(format!("the paths its pathspec `{}` matches", rest[magic])),
+            ..Written::default()
+        });
+    }
     if moved && (branch_or_path.is_some() || !paths.is_empty()) {
         return Some(Written { unknown: Some(format!("the paths it {} elsewhere", args[at])), ..Written::default() });
     }
@@ -412,8 +445,10 @@ mod tests {
         assert_eq!(of("touch", "-d now a b"), Some((vec![(2, 0), (3, 0)], None, false)));
         assert_eq!(of("split", "-l1 in pre"), Some((vec![(2, 0)], None, false)));
         assert_eq!(of("csplit", "-f pre in 1"), Some((vec![(1, 0)], None, false)));
-        assert_eq!(of("vim", "-es -c wq f"), Some((vec![(3, 0)], None, false)));
-        assert_eq!(of("ex", "-s +wq -W log f"), Some((vec![(3, 0), (4, 0)], None, false)));
+        // Its commands may name any other file too (`-c 'w! other'`).
+        assert_eq!(of("vim", "-es -c wq f"), Some((vec![(3, 0)], None, true)));
+        assert_eq!(of("ex", "-s +wq -W log f"), Some((vec![(3, 0), (4, 0)], None, true)));
+        assert_eq!(of("vim", "+12 f"), Some((vec![(1, 0)], None, false)));
         assert_eq!(of("patch", "f p.diff"), Some((vec![(0, 0)], None, false)));
         assert_eq!(of("patch", "-p1 -i p.diff"), Some((vec![], None, true)));
         assert_eq!(of("patch", "-d sub f p.diff"), Some((vec![], None, true)));

@@ -952,6 +952,29 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
+    // A prefix ending in `/` makes the files in that directory (QA: `config/xaa`, `config/00`).
+    for command in ["split -l1 a.txt config/", "csplit -f config/ a.txt 1", "csplit -fconfig/ a.txt 1"] {
+        let program = command.split(' ').next().unwrap();
+        let part = format!("`{program}` writes anything under `config`");
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    // Git matches a pathspec's wildcards across directories and reads its magic (QA: each of these
+    // put back config/app.ini): known to git alone.
+    for (command, spec) in [
+        ("git checkout HEAD~1 -- '*.ini'", "*.ini"),
+        ("git restore -s HEAD~1 -- '*.ini'", "*.ini"),
+        ("git restore --source=HEAD~1 :/", ":/"),
+        ("git checkout HEAD~1 -- ':(glob)**/*.ini'", ":(glob)**/*.ini"),
+    ] {
+        let part = format!("`git` writes the paths its pathspec `{spec}` matches");
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, &part), "{command}");
+    }
+    // Ex commands vim runs may name any file (QA: `-c 'e config/app.ini'`, `-c 'w! config/app.ini'`).
+    for command in ["vim -es -c 'e config/app.ini' -c wq", "vim -es '+w! config/app.ini' -c q a.txt"] {
+        let part = "`vim` writes the files its commands name (`-c`, `+`, `-S`, `-s`)";
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
+    }
+    assert_eq!(p.check_shell("vim +12 a.txt", &s.root), Verdict::Allow, "a line number runs nothing");
     // A pathspec names what is under it.
     assert_eq!(
         p.check_shell("git checkout -- .", &s.root),
@@ -2963,10 +2986,15 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         ("tar -xf a.tar -I 'rm victim.txt'", "`tar --use-compress-program`'s command"),
         ("tar -x -f a.tar --use-compress-prog=./zz", "`tar --use-compress-program`'s command"),
         ("tar -xf a.tar --new-volume-script=./zz", "`tar --info-script`'s command"),
+        // QA: vim's `!cmd` deleted victim.txt under `Bash(rm:*)`.
+        ("vim -es -c '!rm victim.txt' -c q", "`vim`'s commands, which may run programs (`!cmd`)"),
+        ("ex -s '+!rm victim.txt' src/a.rs", "`ex`'s commands, which may run programs (`!cmd`)"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(part), "{command}");
     }
-    for command in ["split -l1 src/a.rs part", "tar xf a.tar", "tar -xf a.tar --checkpoint-action=dot"] {
+    for command in
+        ["split -l1 src/a.rs part", "tar xf a.tar", "tar -xf a.tar --checkpoint-action=dot", "vim +3 src/a.rs"]
+    {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
