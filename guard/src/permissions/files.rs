@@ -781,10 +781,10 @@ impl<'a> Finder<'a> {
         let Some(through) = self.links.through(path) else { return };
         let cause = format!("{cause}, through the link {} made", through.by);
         match through.path {
-            Some(target) => {
-                let list = if write { &mut self.files.edits } else { &mut self.files.reads };
-                list.push(Named { path: canonical_prefix(&target), cause });
-            }
+            // A write through a link to a directory lands in it (`ln -s config c; cp f c`, `tar x
+            // -C c`): anything under where the link leads.
+            Some(target) if write => self.files.whole_edits.push(Named { path: canonical_prefix(&target), cause }),
+            Some(target) => self.files.reads.push(Named { path: canonical_prefix(&target), cause }),
             None => self.unknown(write, cause),
         }
     }

@@ -1094,6 +1094,10 @@ fn a_write_through_a_link_the_line_made_is_a_write_of_its_target() {
             "ln -s ../config sub; echo x > sub/config/app.ini",
             "`>` names `sub/config/app.ini`, through the link `ln -s ../config sub` made",
         ),
+        // Written into the directory a link leads to (a second QA pass: each changed config/).
+        ("ln -s config c8; cp a.txt c8/", "`cp` writes `c8/`, through the link `ln -s config c8` made"),
+        ("ln -s config c8; cp a.txt c8", "`cp` writes `c8`, through the link `ln -s config c8` made"),
+        ("ln -s config c9; tar xf /tmp/e.tar -C c9", "`tar` writes `c9`, through the link `ln -s config c9` made"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
