@@ -554,11 +554,7 @@ fn rg_and_ag_skip_hidden_and_gitignored_files_as_they_do() {
 #[test]
 fn a_program_known_only_when_it_runs_is_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
-    let unknown = |word: &str| Verdict::Ask {
-        rule: "Bash(rm:*)".into(),
-        file: file.clone(),
-        cause: Some(Cause::UnknownProgram(word.into())),
-    };
+    let unknown = |word: &str| unknown_program("Bash(rm:*)", &file, word);
     assert_eq!(p.check_shell("$(echo rm) x", &s.root), unknown("$(echo rm)"));
     assert_eq!(p.check_shell("cmd=$(echo rm); $cmd x", &s.root), unknown("$cmd"));
     assert_eq!(p.check_shell("sh -c \"$v\"", &s.root), unknown("$v"));
@@ -627,6 +623,10 @@ fn redirection_targets_are_expanded_as_arguments_are() {
 /// A verdict asking about a file known only when the command runs.
 fn unknown_file(rule: &str, file: &Path, part: &str) -> Verdict {
     Verdict::Ask { rule: rule.into(), file: file.to_path_buf(), cause: Some(Cause::UnknownFile(part.into())) }
+}
+
+fn unknown_program(rule: &str, file: &Path, part: &str) -> Verdict {
+    Verdict::Ask { rule: rule.into(), file: file.to_path_buf(), cause: Some(Cause::UnknownProgram(part.into())) }
 }
 
 #[test]
@@ -823,8 +823,7 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
 fn a_program_variable_is_followed_only_where_it_was_certainly_set_in_the_same_shell() {
     let (s, p, file) = qa();
     let rm = because(deny("Bash(rm:*)", &file), "`rm foo` matches it");
-    let unknown =
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    let unknown = unknown_program("Bash(rm:*)", &file, "$x");
     for (command, verdict) in [
         // A subshell's, a substitution's or a pipeline stage's assignment ends with it.
         ("x=rm; (x=ls); $x foo", &rm),
@@ -1009,11 +1008,7 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
 #[test]
 fn an_awk_program_running_commands_is_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
-    let unknown = |part: &str| Verdict::Ask {
-        rule: "Bash(rm:*)".into(),
-        file: file.clone(),
-        cause: Some(Cause::UnknownProgram(part.into())),
-    };
+    let unknown = |part: &str| unknown_program("Bash(rm:*)", &file, part);
     for command in ["awk 'BEGIN{system(\"rm -rf qa\")}'", "awk '{print | \"sh\"}' src/a.rs"] {
         assert_eq!(p.check_shell(command, &s.root), unknown("`awk`'s program, which may run commands"), "{command}");
     }
@@ -1327,8 +1322,7 @@ fn directory_moves_that_stay_rotate_search_or_wrap_are_followed() {
 fn variables_set_through_wrappers_subscripts_options_namerefs_and_lastpipe_are_followed() {
     let (s, p, file) = qa();
     let rm = because(deny("Bash(rm:*)", &file), "`rm foo` matches it");
-    let unknown =
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    let unknown = unknown_program("Bash(rm:*)", &file, "$x");
     for (setter, verdict) in [
         ("builtin export x=rm", &rm),
         ("command declare x=rm", &rm),
@@ -1559,10 +1553,7 @@ fn git_follows_a_repository_an_earlier_command_of_the_line_exported() {
         p.check_shell("export x=rm; bash -c '$x foo'", &s.root),
         because(deny("Bash(rm:*)", &file), "`rm foo` matches it")
     );
-    assert_eq!(
-        p.check_shell("x=rm; bash -c '$x foo'", &s.root),
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
-    );
+    assert_eq!(p.check_shell("x=rm; bash -c '$x foo'", &s.root), unknown_program("Bash(rm:*)", &file, "$x"));
     // Exported to another repository, git does not read the project's.
     let command = format!("export GIT_DIR={}/.git; git diff", other.display());
     assert_eq!(p.check_shell(&command, &s.root), Verdict::Allow);
@@ -1644,8 +1635,7 @@ fn a_traps_action_is_checked_as_commands_run_when_it_fires() {
     }
     // What the line set is not known when it fires, and on a signal (DEBUG: before each command) it may
     // run between the line's commands, changing what they see.
-    let unknown =
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    let unknown = unknown_program("Bash(rm:*)", &file, "$x");
     assert_eq!(p.check_shell("x=rm; trap '$x foo' EXIT; x=ls", &s.root), unknown);
     assert_eq!(p.check_shell("x=ls; trap 'x=rm' DEBUG; $x foo", &s.root), unknown);
     assert_eq!(
@@ -1684,8 +1674,7 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
         assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), &part), "{command}");
     }
     // It runs with the variables and in the directory of the call.
-    let unknown =
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    let unknown = unknown_program("Bash(rm:*)", &file, "$x");
     assert_eq!(p.check_shell("x=ls; g() { $x foo; }; x=rm; g", &s.root), unknown);
     assert_eq!(
         p.check_shell("g() { cat plan.txt; }; cd qa/secret; g", &s.root),
@@ -1900,18 +1889,14 @@ fn an_alias_the_line_defines_is_checked_as_what_it_stands_for() {
         p.check_shell("shopt -s expand_aliases\nalias ls='rm -rf qa #'\nls", &s.root),
         because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it")
     );
-    assert_eq!(
-        p.check_shell("alias ls=\"$x\"\nls", &s.root),
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("ls".into())) }
-    );
+    assert_eq!(p.check_shell("alias ls=\"$x\"\nls", &s.root), unknown_program("Bash(rm:*)", &file, "ls"));
     assert_eq!(p.check_shell("alias ll='ls -l'\nll src; alias", &s.root), Verdict::Allow);
 }
 
 #[test]
 fn a_loops_body_runs_again_after_what_it_sets() {
     let (s, p, file) = qa();
-    let unknown =
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) };
+    let unknown = unknown_program("Bash(rm:*)", &file, "$x");
     // The second time round, `$x` is what the body's end set.
     for command in [
         "x=ls; for i in 1 2; do $x foo; x=rm; done",
@@ -2110,11 +2095,7 @@ fn programs_that_run_a_command_are_read_as_they_read_their_options() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     // An option it does not take, or one making it run elsewhere: what it runs is not known.
-    let unknown = |word: &str| Verdict::Ask {
-        rule: "Bash(rm:*)".into(),
-        file: file.clone(),
-        cause: Some(Cause::UnknownProgram(word.into())),
-    };
+    let unknown = |word: &str| unknown_program("Bash(rm:*)", &file, word);
     for (command, word) in [
         ("setsid --bogus rm -rf qa", "setsid --bogus"),
         ("setsid -z rm -rf qa", "setsid -z"),
@@ -2248,10 +2229,7 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
     // A body's later commands know no variable either.
-    assert_eq!(
-        p.check_shell("x=ls; g() { :; $x foo; }; x=rm; g", &s.root),
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
-    );
+    assert_eq!(p.check_shell("x=ls; g() { :; $x foo; }; x=rm; g", &s.root), unknown_program("Bash(rm:*)", &file, "$x"));
     // An arithmetic command compares: it writes no file, but its substitutions run.
     assert!(
         matches!(p.check_shell("(( $(rm -rf qa) > 1 ))", &s.root), Verdict::Deny { rule, .. } if rule == "Bash(rm:*)")
@@ -2362,7 +2340,7 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
     }
     assert_eq!(
         p.check_shell("x=ls; printf -v \"$n\" rm; $x -rf qa", &s.root),
-        Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(Cause::UnknownProgram("$x".into())) }
+        unknown_program("Bash(rm:*)", &file, "$x")
     );
     let known = "x=1; read -p \"$m\" -a y; mapfile -u \"$fd\" z; declare y=\"$v\"; printf -v y %s \"$v\"; ((x))";
     assert_eq!(p.check_shell(known, &s.root), Verdict::Allow);
@@ -2598,11 +2576,7 @@ fn what_git_runs_of_the_configuration_its_line_gives_is_checked() {
         assert_eq!(p.check_shell(command, &s.root), because(verdict.clone(), part), "{command}");
     }
     // Any other command git runs by configuration is known only when it runs.
-    let unknown = |word: &str| Verdict::Ask {
-        rule: "Bash(rm:*)".into(),
-        file: file.clone(),
-        cause: Some(Cause::UnknownProgram(word.into())),
-    };
+    let unknown = |word: &str| unknown_program("Bash(rm:*)", &file, word);
     for (command, word) in [
         ("git -c core.sshCommand='ssh -i key' ls-remote ssh://x/y", "git -c core.sshCommand"),
         ("git -c core.fsmonitor=true status", "git -c core.fsmonitor"),
@@ -2704,11 +2678,7 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
     {
         assert_eq!(p.check_shell(command, &s.root), rm(part), "{command}");
     }
-    let unknown = |word: &str| Verdict::Ask {
-        rule: "Bash(rm:*)".into(),
-        file: file.clone(),
-        cause: Some(Cause::UnknownProgram(word.into())),
-    };
+    let unknown = |word: &str| unknown_program("Bash(rm:*)", &file, word);
     // Where the configuration cannot be read, what git runs is unknown.
     assert_eq!(
         p.check_shell("cd \"$d\" && git wipe", &s.root),
@@ -2977,11 +2947,7 @@ fn options_cut_short_run_together_or_repeated_are_read_as_getopt_reads_them() {
 #[test]
 fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
-    let unknown = |part: &str| Verdict::Ask {
-        rule: "Bash(rm:*)".into(),
-        file: file.clone(),
-        cause: Some(Cause::UnknownProgram(part.into())),
-    };
+    let unknown = |part: &str| unknown_program("Bash(rm:*)", &file, part);
     for (command, part) in [
         ("split --filter='rm -f victim.txt' src/a.rs", "`split --filter`'s command"),
         ("split --fil='rm -f victim.txt' src/a.rs", "`split --filter`'s command"),
@@ -3040,11 +3006,7 @@ fn the_files_curl_and_wget_save_are_checked_against_edit_rules() {
 #[test]
 fn a_command_less_runs_from_its_environment_is_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
-    let unknown = |part: &str| Verdict::Ask {
-        rule: "Bash(rm:*)".into(),
-        file: file.clone(),
-        cause: Some(Cause::UnknownProgram(part.into())),
-    };
+    let unknown = |part: &str| unknown_program("Bash(rm:*)", &file, part);
     for (command, part) in [
         ("LESSOPEN='|rm -rf qa %s' less src/a.rs", "LESSOPEN=|rm -rf qa %s (a command less runs)"),
         ("LESSCLOSE='rm -rf qa %s %s' less src/a.rs", "LESSCLOSE=rm -rf qa %s %s (a command less runs)"),
@@ -3060,11 +3022,7 @@ fn a_command_less_runs_from_its_environment_is_asked_about_where_bash_rules_exis
 #[test]
 fn a_program_copied_from_a_glob_is_known_only_when_it_runs() {
     let (s, p, file) = qa();
-    let unknown = |part: &str| Verdict::Ask {
-        rule: "Bash(rm:*)".into(),
-        file: file.clone(),
-        cause: Some(Cause::UnknownProgram(part.into())),
-    };
+    let unknown = |part: &str| unknown_program("Bash(rm:*)", &file, part);
     assert_eq!(
         p.check_shell("cp /bin/r[m] zz; ./zz victim.txt", &s.root),
         unknown("`./zz`, a file the line wrote before running it")
