@@ -9,7 +9,6 @@
 //! command's does), and in how long finished jobs are kept.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -48,9 +47,10 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// Whether `session` started the job: its id, in the same project.
+    /// Whether `session` started the job: its id, in the same project (`project` is the root
+    /// as displayed, so it is compared displayed: a root that is not UTF-8 still matches itself).
     pub fn is(&self, session: SessionIn<'_>) -> bool {
-        self.session == session.id && Path::new(&self.project) == session.project
+        self.session == session.id && self.project == session.project.display().to_string()
     }
 }
 
@@ -246,6 +246,8 @@ fn prune(jobs: &mut BTreeMap<u64, Job>) {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
     use crate::engine::shell::spool::{Output, test_spool};
 
