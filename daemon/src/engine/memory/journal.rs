@@ -56,6 +56,10 @@ struct Open {
     unsettled: BTreeMap<u64, String>,
     /// The file's length.
     len: u64,
+    /// The length past which a compaction is tried: [`COMPACT_PAST`], or, after one failed, the
+    /// length then plus [`COMPACT_PAST`] — a compaction that failed (disk full, say) would fail
+    /// again at the next mark, and each try rewrites every unsettled line and logs a warning.
+    compact_past: u64,
 }
 
 /// One line of a journal: a work written as `&Work`, read back as `Work`.
@@ -120,11 +124,15 @@ impl Journal {
             return tracing::warn!("cannot mark writes settled in {}: {e}", open.path.display());
         }
         let live: u64 = open.unsettled.values().map(|line| line.len() as u64).sum();
-        if open.len > COMPACT_PAST.max(2 * live)
+        if open.len > open.compact_past.max(2 * live)
             && let Err(e) = open.compact(live)
         {
             // The file as it was stays the journal: larger, nothing lost.
-            tracing::warn!("cannot compact {}: {e}", open.path.display());
+            open.compact_past = open.len + COMPACT_PAST;
+            tracing::warn!(
+                "cannot compact {}: {e}; tried again once it has grown by another {COMPACT_PAST} bytes",
+                open.path.display()
+            );
         }
     }
 
@@ -188,7 +196,7 @@ impl Journal {
         file.try_lock().map_err(|e| failed("lock", &creating, std::io::Error::other(e.to_string())))?;
         let path = self.dir.join(format!("{name}.jsonl"));
         fs::rename(&creating, &path).map_err(|e| failed("name", &path, e))?;
-        Ok(Open { path, file, next: 0, unsettled: BTreeMap::new(), len: 0 })
+        Ok(Open { path, file, next: 0, unsettled: BTreeMap::new(), len: 0, compact_past: COMPACT_PAST })
     }
 
     /// Removes the file when everything in it is settled (a write queued later creates another):
@@ -226,6 +234,7 @@ impl Open {
         }
         self.file = file;
         self.len = live;
+        self.compact_past = COMPACT_PAST;
         Ok(())
     }
 }
@@ -387,6 +396,60 @@ mod tests {
         let rows = memory.with(|s| s.gain(Period::All, GroupBy::Mode, now_ms(), 0)).unwrap();
         assert!(rows.is_empty(), "every event was settled: none is made again");
         assert!(memory.unrecorded().is_none());
+    }
+
+    /// A compaction that failed (disk full; here a directory in the way of its file) was tried
+    /// again at every mark after: each try rewriting every unsettled line and logging a warning,
+    /// thousands of them per MiB. It is tried again once the file has grown by another
+    /// [`super::COMPACT_PAST`], and compacts once the way is clear.
+    #[test]
+    fn a_failed_compaction_waits_for_the_file_to_grow_before_it_is_tried_again() {
+        #[derive(Clone, Default)]
+        struct Log(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Log {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let log = Log::default();
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt().with_writer(move || writer.clone()).with_ansi(false).finish();
+        let warnings = || String::from_utf8_lossy(&log.0.lock().unwrap()).matches("cannot compact").count();
+
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::beside(&dir.path().join("state.db"));
+        let waiting = Work::Write(Write::Session {
+            id: "s1".into(),
+            project: "/p".into(),
+            agent: "a".into(),
+            at_ms: 1,
+            record: Record::Command { command: "cargo test".into(), exit_code: 0, kind: CommandKind::Test },
+        });
+        journal.append(&waiting).unwrap();
+        let path = std::fs::read_dir(dir.path().join("journal")).unwrap().next().unwrap().unwrap().path();
+        let in_the_way = path.with_extension("compacting");
+        std::fs::create_dir(&in_the_way).unwrap();
+        let len = || std::fs::metadata(&path).unwrap().len();
+        let read = || Work::Event(Queued::from(&read_event("/p", "s1", "full", 10, 4)));
+        tracing::subscriber::with_default(subscriber, || {
+            while len() < 3 * super::COMPACT_PAST {
+                let seq = journal.append(&read()).unwrap();
+                journal.settled(&[seq]);
+            }
+            assert!((1..=3).contains(&warnings()), "{} warnings while the journal grew to 3 MiB", warnings());
+            std::fs::remove_dir(&in_the_way).unwrap();
+            let grown = len();
+            while len() >= grown {
+                let seq = journal.append(&read()).unwrap();
+                journal.settled(&[seq]);
+                assert!(len() < grown + super::COMPACT_PAST + 4096, "not compacted once the way was clear");
+            }
+        });
+        assert!(len() < 4096, "compacted to the one unsettled line: {} bytes", len());
     }
 
     /// A process killed between creating its `.new` or `.compacting` file and renaming it left
