@@ -527,6 +527,40 @@ fn auto_never_sends_the_whole_of_a_large_file_of_long_lines() {
     assert!(auto.content.contains("\n0030 x") && !auto.content.contains("\n0031 x"), "{}", auto.note);
 }
 
+/// A map that is itself long (a data file of 3,000 keys, generated code of thousands of functions)
+/// was auto's whole answer: 99,000 tokens for 20,000 functions, more than hosts take in a tool
+/// result. Auto sends the map's head, as it sends text's, and says what it left out; the map asked
+/// by name is whole.
+#[test]
+fn auto_sends_the_head_of_a_long_map_and_says_where_the_rest_is() {
+    let p = Project::new();
+    let data: String = (0..3_000).map(|i| format!("k{i}:\n  value: {i}\n  label: item {i}\n")).collect();
+    p.write("catalog.yaml", &data);
+    let auto = p.read("", "catalog.yaml", "auto", false);
+    assert!(auto.sent_tokens <= 8_000 + 200, "{} tokens sent", auto.sent_tokens);
+    let shown = auto.content.lines().count();
+    let first_left_out = 1 + 3 * shown;
+    assert!(auto.content.ends_with(&format!("k{} {{value, label}}\n", shown - 1)), "{}", auto.note);
+    let map = p.read("", "catalog.yaml", "map", false);
+    assert!(map.content.starts_with(&auto.content) && map.content.contains("\n8998-9000 k2999 {value, label}"));
+    assert!(
+        auto.note.contains(&format!(
+            "; the map is {} tokens: its first {shown} of 3000 lines sent; mode=map for the whole map, \
+             mode=lines:{first_left_out}-9000 for the file from the first definition left out",
+            map.sent_tokens
+        )),
+        "{}",
+        auto.note
+    );
+    // Thousands of same-shaped functions make one line: its start is sent, and said to be.
+    let code: String = (0..6_000).map(|i| format!("def handler_{i}(event, context):\n    return event\n\n")).collect();
+    p.write("handlers.py", &code);
+    let auto = p.read("", "handlers.py", "auto", false);
+    assert!(auto.sent_tokens <= 8_000 + 200, "{} tokens sent", auto.sent_tokens);
+    assert!(auto.content.starts_with("1-17999 fn {handler_0, handler_1, ") && auto.content.ends_with("…\n"));
+    assert!(auto.note.contains("; the map is ") && auto.note.contains(" tokens: the start of its first line sent; "));
+}
+
 #[test]
 fn aggressive_shortens_text_it_has_no_comment_syntax_for_as_auto_does() {
     let p = Project::new();

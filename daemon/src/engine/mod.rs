@@ -5,6 +5,7 @@
 //! daemon and the fallback share one behaviour.
 
 pub mod cancel;
+pub mod char_boundary;
 pub mod config;
 pub mod edit;
 pub mod error;

@@ -30,12 +30,7 @@ fn bounded(message: String) -> String {
     if message.len() <= MAX_MESSAGE_BYTES {
         return message;
     }
-    let boundary = |mut at: usize| {
-        while !message.is_char_boundary(at) {
-            at -= 1;
-        }
-        at
-    };
+    let boundary = |at| crate::engine::char_boundary::floor(&message, at);
     let head_end = boundary(MAX_MESSAGE_BYTES / 2);
     let tail_start = boundary(message.len() - MAX_MESSAGE_BYTES / 3);
     format!(

@@ -410,8 +410,36 @@ impl Reader {
         if *asked == Mode::Auto {
             // Auto asks for the file, whichever view answers it.
             render.baseline = Baseline::File;
+            if render.mode == Mode::Map {
+                self.bound_auto_map(ctx, &mut render, &mut note);
+            }
         }
         Ok((render, note))
+    }
+
+    /// Cuts a map `auto` sends to its first [`AUTO_TEXT_TOKENS`] when the map itself is long
+    /// (20,000 functions: 99,000 tokens in one answer, more than most hosts take in a tool result):
+    /// auto is the default read, bounded as it bounds text; `mode=map` asked by name still sends
+    /// the whole map. The note says
+    /// what was left out and how to get it.
+    fn bound_auto_map(&self, ctx: &FileCtx<'_>, render: &mut Rendered, note: &mut String) {
+        let Some(head) = views::outline_head(&render.text, AUTO_TEXT_TOKENS) else { return };
+        let surface = ctx.surface;
+        let map_tokens = ctx.tokens.count(&render.text);
+        let shown = match head.shown {
+            0 => "the start of its first line".to_string(),
+            shown => format!("its first {shown} of {} lines", head.total),
+        };
+        let rest = match head.resumes_at {
+            Some(from) => format!(
+                "; {} for the whole map, {} for the file from the first definition left out",
+                surface.mode("map"),
+                surface.mode(&format!("lines:{from}-{}", ctx.file.lines))
+            ),
+            None => format!("; {} for the whole map", surface.mode("map")),
+        };
+        note.push_str(&format!("; the map is {map_tokens} tokens: {shown} sent{rest}"));
+        render.text = head.text;
     }
 
     /// Renders `mode` (not a stub); may set `note` to say why the view
@@ -634,7 +662,8 @@ impl Rendered {
 }
 
 /// `auto`: small files whole; larger files of an outlined language (code, and
-/// Markdown, JSON, YAML, TOML: [`outline_view::language_of`]) as their map;
+/// Markdown, JSON, YAML, TOML: [`outline_view::language_of`]) as their map (a
+/// long map by its head: `bound_auto_map`);
 /// larger text whole up to a bound, then its head: the first lines within
 /// [`AUTO_HEAD_BYTES`], or when the first line alone is longer, the start of it
 /// (the text map, which says where it cut).

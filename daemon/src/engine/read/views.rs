@@ -2,6 +2,7 @@
 //! reference line, diffs and the "[unchanged]" stub.
 
 use super::deliveries::Held;
+use crate::engine::char_boundary;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::surface::Surface;
 use crate::engine::tokens::count_uncached;
@@ -29,6 +30,57 @@ pub fn stub(name: &str, lines: u32, surface: Surface) -> String {
         .map(|skip| render(&format!("…{}", chars[skip..].iter().collect::<String>())))
         .find(|s| count_uncached(s) <= budget)
         .unwrap_or_else(|| render("…"))
+}
+
+/// The start of an outline too long for `auto` to send whole.
+#[derive(Debug, PartialEq, Eq)]
+pub struct OutlineHead {
+    /// Its first lines within the budget; a first line alone past it, cut at a character.
+    pub text: String,
+    /// Lines shown whole, of `total`.
+    pub shown: usize,
+    pub total: usize,
+    /// The file line the first definition left out starts at, when the outline says.
+    pub resumes_at: Option<u32>,
+}
+
+/// The outline's first lines within `max_tokens`, or `None` when it fits whole. A definition's
+/// line starts with its line range (`120-127 impl …`, indented under its owner): the first line
+/// left out names where the rest of the file's definitions begin.
+pub fn outline_head(outline: &str, max_tokens: usize) -> Option<OutlineHead> {
+    // No outline line is shorter than a token a byte: one this short fits.
+    if outline.len() <= max_tokens {
+        return None;
+    }
+    let lines: Vec<&str> = outline.split_inclusive('\n').collect();
+    let mut tokens = 0;
+    let shown = lines
+        .iter()
+        .take_while(|line| {
+            tokens += count_uncached(line);
+            tokens <= max_tokens
+        })
+        .count();
+    if shown == lines.len() {
+        return None;
+    }
+    let text = match shown {
+        0 => {
+            // The one line past the budget: cut smaller until it fits.
+            let mut cut = char_boundary::floor(outline, 4 * max_tokens);
+            while count_uncached(&outline[..cut]) > max_tokens {
+                cut = char_boundary::floor(outline, cut * 3 / 4);
+            }
+            format!("{}…\n", &outline[..cut])
+        }
+        _ => lines[..shown].concat(),
+    };
+    let resumes_at = lines[shown..].iter().find_map(|line| {
+        let digits = line.trim_start();
+        let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+        digits[..end].parse().ok()
+    });
+    Some(OutlineHead { text, shown, total: lines.len(), resumes_at })
 }
 
 /// Line ranges of a file as sent and as they stand in the file.

@@ -3,6 +3,7 @@
 use lean_ctx_store::{ArchiveHit, Event, Shape};
 use regex::Regex;
 
+use crate::engine::char_boundary;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::memory::actions::limit_or_default;
 use crate::engine::memory::{now_ms, store_error};
@@ -144,7 +145,7 @@ impl Engine {
             }
             out.push_str(&prefix);
             if line.len() > MAX_BYTES {
-                let cut = (0..=MAX_BYTES).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
+                let cut = char_boundary::floor(line, MAX_BYTES);
                 out.push_str(&line[..cut]);
                 out.push_str(&format!("\n[… line {number} is {} bytes; its first {cut} are shown]\n", line.len()));
             } else if pattern.is_none() {

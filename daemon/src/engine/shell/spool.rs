@@ -15,7 +15,7 @@ use std::sync::Arc;
 use lean_ctx_shell_compress::Importance;
 use lean_ctx_store::{ArchiveWriter, WrittenBlob};
 
-use crate::engine::tokens;
+use crate::engine::{char_boundary, tokens};
 
 /// Outputs up to this size are kept whole and shaped as before.
 pub const WHOLE_LIMIT: usize = 4 << 20;
@@ -214,7 +214,7 @@ impl Spilling {
                 rest.len()
             } else {
                 self.head_full = true;
-                rest[..floor_char_boundary(rest, room)].rfind('\n').map_or(floor_char_boundary(rest, room), |i| i + 1)
+                rest[..char_boundary::floor(rest, room)].rfind('\n').map_or(char_boundary::floor(rest, room), |i| i + 1)
             };
             self.head.push_str(&rest[..end]);
             self.head_newlines += count_newlines(&rest[..end]);
@@ -236,7 +236,7 @@ impl Spilling {
                 self.secondary_kept -= usize::from(evicted);
                 self.not_kept += u64::from(full);
                 if !full || evicted {
-                    let end = floor_char_boundary(line, KEPT_LINE_BYTES);
+                    let end = char_boundary::floor(line, KEPT_LINE_BYTES);
                     let cut = if end < line.trim_end_matches('\n').len() { "…" } else { "" };
                     let text = format!("{}{cut}", line[..end].trim_end_matches('\n'));
                     self.kept.push((self.newlines + 1, text, secondary));
@@ -340,7 +340,7 @@ fn estimated_tokens(text: &str) -> u64 {
     if text.len() <= TOKEN_SAMPLE {
         return tokens::count_uncached(text) as u64;
     }
-    let end = floor_char_boundary(text, TOKEN_SAMPLE);
+    let end = char_boundary::floor(text, TOKEN_SAMPLE);
     let end = text[..end].rfind('\n').map_or(end, |i| i + 1);
     let sample = tokens::count_uncached(&text[..end]) as u64;
     sample * text.len() as u64 / end.max(1) as u64
@@ -348,15 +348,6 @@ fn estimated_tokens(text: &str) -> u64 {
 
 fn count_newlines(text: &str) -> u64 {
     text.bytes().filter(|&byte| byte == b'\n').count() as u64
-}
-
-/// The largest character boundary of `text` at or below `at`.
-fn floor_char_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// A spool archiving under `dir` with the default redaction, for tests.
