@@ -595,7 +595,9 @@ impl<'a> Finder<'a> {
     /// environment, has it open (see [`env_files`]): a trace git writes,
     /// checked as a `>` target is, or a startup file a shell runs, a read.
     /// A startup file's name the shell expands (a variable, a `$(…)` even
-    /// quoted) is known only when it runs, and so is what that runs.
+    /// quoted) is known only when it runs. What its substitutions run is
+    /// checked as the line's commands are (see `bash::Runs::Startup`),
+    /// unless the line's own shell made the value: that may hold any.
     fn environment_file(&mut self, name: &str, value: &Arg, opened: env_files::Use) {
         match opened {
             env_files::Use::Trace { into_dir } => {
@@ -626,9 +628,10 @@ impl<'a> Finder<'a> {
                     return;
                 }
                 let part = format!("`{name}` has {shell} run `{}`", value.text);
-                self.files
-                    .unknown_programs
-                    .push(format!("{name}={} (a file {shell} runs, its name expanded)", value.text));
+                if !value.literal {
+                    let expanded = format!("{name}={} (a file {shell} runs, its name expanded)", value.text);
+                    self.files.unknown_programs.push(expanded);
+                }
                 self.unknown(false, part);
             }
         }

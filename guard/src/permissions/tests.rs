@@ -2822,11 +2822,35 @@ fn files_the_environment_names_for_git_traces_and_shell_startup_are_written_and_
     ] {
         assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
     }
-    // The shell expands the name, running a substitution in it even quoted.
-    for (command, value) in
-        [("BASH_ENV='$(rm -rf qa)' bash -c true", "$(rm -rf qa)"), ("BASH_ENV=$f bash -c true", "$f")]
-    {
-        let cause = Cause::UnknownProgram(format!("BASH_ENV={value} (a file bash runs, its name expanded)"));
+    // The shell expands the name as in double quotes, running a substitution in it even quoted on the line
+    // (QA: `BASH_ENV='$(rm victim.txt)' bash -c true` removed it): the command it runs is checked.
+    for command in [
+        "BASH_ENV='$(rm -rf qa)' bash -c true",
+        "BASH_ENV='\\\\$(rm -rf qa)' ./build.sh",
+        "export BASH_ENV='`rm -rf qa`'; bash -c true",
+        "ENV='\"$(rm -rf qa)\"' sh -i",
+    ] {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it"),
+            "{command}"
+        );
+    }
+    // The file it names is known only then; what an escaped `$` or an assignment's value holds runs nothing.
+    for (command, value) in [
+        ("BASH_ENV='$(echo x)' bash -c true", "$(echo x)"),
+        ("BASH_ENV='\\$(rm -rf qa)' bash -c true", "\\$(rm -rf qa)"),
+    ] {
+        let cause = Cause::UnknownFile(format!("`BASH_ENV` has bash run `{value}`"));
+        let verdict = Verdict::Ask { rule: "Read(./secret/**)".into(), file: file.clone(), cause: Some(cause) };
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
+    }
+    // A value the line's shell expands may hold any substitution; arithmetic may run one.
+    for (command, program) in [
+        ("BASH_ENV=$f bash -c true", "BASH_ENV=$f (a file bash runs, its name expanded)"),
+        ("BASH_ENV='$((x))' bash -c true", "x (a value evaluated as arithmetic: x)"),
+    ] {
+        let cause = Cause::UnknownProgram(program.to_string());
         let verdict = Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(cause) };
         assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
     }
