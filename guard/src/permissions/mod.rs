@@ -86,6 +86,7 @@ mod git;
 mod git_alias;
 mod git_config;
 mod git_index;
+mod git_options;
 mod index_cache;
 mod links;
 mod made_programs;

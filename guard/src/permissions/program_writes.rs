@@ -13,6 +13,7 @@
 //! command (awk's program, `split --filter`, tar's `--to-command`…).
 
 use super::getopt::{Given, Name, Parsed, Spec, long};
+use super::git_options::{APPLY, CHECKOUT, RESTORE};
 use super::writers::{Part, Written};
 
 const SORT: Spec = Spec {
@@ -83,8 +84,6 @@ const TAR: Spec = Spec {
         long("exclude", "exclude", true, None),
     ],
 };
-const CHECKOUT: Spec = Spec { short_values: "bBU", long: &[] };
-const RESTORE: Spec = Spec { short_values: "s", long: &[long("source", "so", true, Some('s'))] };
 
 /// What `program` given `args` writes, when it is one of these.
 pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
@@ -358,7 +357,14 @@ fn git_written(args: &[&str]) -> Option<Written> {
     }
     args.get(at)?;
     let rest = &args[at + 1..];
-    if rest.iter().any(|arg| arg.starts_with("--pathspec-from-file")) && matches!(args[at], "checkout" | "restore") {
+    // Their long options may be cut short (`--pathspec-fr`, `--st`: see `git_options`).
+    let parsed = match args[at] {
+        "checkout" => CHECKOUT.parse(rest),
+        "restore" => RESTORE.parse(rest),
+        "apply" => APPLY.parse(rest),
+        _ => return None,
+    };
+    if parsed.has(Name::Long("pathspec-from-file")) {
         return Some(Written { unknown: Some("the paths its pathspec file names".into()), ..Written::default() });
     }
     let mut branch_or_path = None;
@@ -368,8 +374,8 @@ fn git_written(args: &[&str]) -> Option<Written> {
             // `git checkout [REV] PATH…`: its first operand is a path when it can be
             // nothing else (`.`, `a/b`), a revision when a branch is made from it.
             None => {
-                let creates = rest.iter().any(|arg| matches!(*arg, "-b" | "-B" | "--orphan"));
-                let mut operands = CHECKOUT.parse(rest).operands.into_iter();
+                let creates = [Name::Short('b'), Name::Short('B'), Name::Long("orphan")].iter().any(|&n| parsed.has(n));
+                let mut operands = parsed.operands.into_iter();
                 let first = operands.next();
                 let paths: Vec<usize> = operands.collect();
                 match first {
@@ -385,21 +391,18 @@ fn git_written(args: &[&str]) -> Option<Written> {
             }
         },
         "restore" => {
-            let staged_only = rest.contains(&"--staged") || rest.contains(&"-S");
-            let worktree = rest.iter().any(|arg| matches!(*arg, "--worktree" | "-W"));
-            if staged_only && !worktree {
+            if parsed.has(Name::Short('S')) && !parsed.has(Name::Short('W')) {
                 return None;
             }
-            RESTORE.parse(rest).operands
+            parsed.operands
         }
-        "apply" => {
-            let reports = rest.iter().any(|arg| matches!(*arg, "--check" | "--stat" | "--numstat" | "--summary"));
-            if rest.contains(&"--cached") || (reports && !rest.contains(&"--apply")) {
+        _ => {
+            let reports = ["check", "stat", "numstat", "summary"].iter().any(|&name| parsed.has(Name::Long(name)));
+            if parsed.has(Name::Long("cached")) || (reports && !parsed.has(Name::Long("apply"))) {
                 return None;
             }
             return Some(Written { unknown: Some("the files its patch names".into()), ..Written::default() });
         }
-        _ => return None,
     };
     // Git matches a pathspec's wildcards across directories (`'*.ini'` is `config/app.ini` too) and
     // reads its magic (`:/`, `:(glob)…`): what it names is known to git alone.

@@ -3077,3 +3077,62 @@ fn links_copied_as_links_or_made_into_a_target_directory_are_followed() {
     // Without -r or -P cp copies what the link leads to: a directory, not copied.
     assert_eq!(p.check_shell("ln -s config c; cp c d; echo x > d/app.ini", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn git_options_cut_short_are_read_as_git_reads_them() {
+    // Git's parse-options takes a prefix of a long option that is its alone (QA, git 2.47: `git restore
+    // --staged --work f` put f back, `git apply --check --appl p.diff` applied it, `git grep --untr x`
+    // searched an untracked file; `git restore --s f` is refused as ambiguous).
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)", "Read(./.env)"]}"#));
+    for name in ["config/app.ini", "src/a.rs", ".env"] {
+        s.file(name);
+    }
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "config", "src"]);
+    let p = s.load();
+    let file = s.project_file();
+    let written = because(deny("Edit(./config/**)", &file), "`git` writes `config/app.ini`");
+    for command in [
+        "git restore --staged --work config/app.ini",
+        "git restore --st -W config/app.ini",
+        "git restore -SW config/app.ini",
+        "git restore --s config/app.ini",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), written, "{command}");
+    }
+    for (command, part) in [
+        ("git checkout --pathspec-fr=list.txt", "`git` writes the paths its pathspec file names"),
+        ("git restore --pathspec-from=list.txt", "`git` writes the paths its pathspec file names"),
+        ("git apply --check --appl /tmp/p.diff", "`git` writes the files its patch names"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Edit(./config/**)", &file, part), "{command}");
+    }
+    let untracked =
+        format!("`git grep` reads everything under its working directory {}, .env among it", s.root.display());
+    for command in ["git grep --untr x", "git grep -A 2 --u x", "git grep --no-ind x"] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Read(./.env)", &file), &untracked), "{command}");
+    }
+    // Staged only, a report, the index alone: nothing in the work tree is written; `--batch-c` is ambiguous.
+    for command in [
+        "git restore --stag config/app.ini",
+        "git apply --chec /tmp/p.diff",
+        "git apply --cach /tmp/p.diff",
+        "git grep --max-d 1 x src",
+        "git cat-file --batch-c",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // An object named on its input may be any tracked file.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./config/**)"]}"#));
+    s.file("config/app.ini");
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "config"]);
+    let part = format!(
+        "`git cat-file` reads the files git tracks under its working directory {}, config/app.ini among it",
+        s.root.display()
+    );
+    let verdict = because(deny("Read(./config/**)", &s.project_file()), &part);
+    assert_eq!(s.load().check_shell("git cat-file --batch-comm", &s.root), verdict);
+}
