@@ -16,7 +16,7 @@ use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexica
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
-    MAX_OPERANDS, Permissions, Rule, Target, braces, env_files, git, git_alias, git_config, git_index, links,
+    MAX_OPERANDS, Permissions, Rule, Target, awk, braces, env_files, git, git_alias, git_config, git_index, links,
     made_programs, option_files, program_writes, readers, urls, writers,
 };
 
@@ -397,6 +397,9 @@ impl<'a> Finder<'a> {
                 self.file(&format!("`{program}` sends or reads"), &file, false);
             }
         }
+        if matches!(program, "awk" | "gawk" | "mawk" | "nawk") {
+            self.awk_reads(program, &invocation.args, &texts);
+        }
         if let Some(runs) = program_writes::runs_command(program, &texts) {
             self.files.unknown_programs.push(runs);
         }
@@ -552,6 +555,22 @@ impl<'a> Finder<'a> {
         let args: Vec<&str> = invocation.args.iter().map(|arg| arg.text.as_str()).collect();
         let top = git::top(&args, &self.cwd, text(git_dir).as_deref(), text(work_tree).as_deref());
         Dir { path: Some(Cwd::real(top)), by: written(invocation) }
+    }
+
+    /// Notes the files awk's program reads by name (see [`awk`]): a string
+    /// is a file read as an operand is, unless the shell made the program
+    /// (`"…$f…"`); any other expression is known only when it runs.
+    fn awk_reads(&mut self, program: &str, args: &[Arg], texts: &[&str]) {
+        let Some((at, sources)) = awk::getline_sources(texts) else { return };
+        let verb = format!("`{program}` reads");
+        for source in sources {
+            match source {
+                awk::Source::Named(name) if args[at].literal => _ = self.file(&verb, &Arg::literal(name, None), false),
+                awk::Source::Named(name) | awk::Source::Unknown(name) => {
+                    self.unknown(false, format!("{verb} `{name}`"))
+                }
+            }
+        }
     }
 
     /// Notes the makefile make reads: each `-f` one, else the first of

@@ -12,6 +12,7 @@
 //! reads them ([`super::getopt`]), and [`runs_command`] says which run a
 //! command (awk's program, `split --filter`, tar's `--to-command`…).
 
+use super::awk::awk_program;
 use super::getopt::{Given, Name, Parsed, Spec, long};
 use super::git_options::{APPLY, CHECKOUT, RESTORE};
 use super::writers::{Part, Written};
@@ -62,8 +63,6 @@ const PATCH: Spec = Spec {
         long("input", "in", true, Some('i')),
     ],
 };
-/// awk's (mawk's `-W` takes a value too); gawk's long options are read below.
-const AWK: Spec = Spec { short_values: "FvfilEeW", long: &[] };
 /// tar's options that matter here: where it extracts, what it runs.
 const TAR: Spec = Spec {
     short_values: "fCbTXgKNLVHIF",
@@ -103,22 +102,6 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "awk" | "gawk" | "mawk" | "nawk" => awk_written(args),
         "curl" | "wget" | "wget2" => super::urls::saved(program, args),
         _ => None,
-    }
-}
-
-/// The program text awk runs (its first operand unless `-f` or `-e` gave
-/// one: `None`, a file not read here, as a script a shell runs is not) and
-/// the index of its first file operand.
-fn awk_program<'a>(args: &[&'a str]) -> (Option<&'a str>, usize) {
-    let given = args.iter().any(|arg| {
-        matches!(*arg, "-f" | "-e" | "--file" | "--source")
-            || arg.starts_with("--file=")
-            || arg.starts_with("--source=")
-    });
-    let operands = AWK.parse(args).operands;
-    match operands.first() {
-        Some(&at) if !given => (Some(args[at]), operands.get(1).copied().unwrap_or(args.len())),
-        first => (None, first.copied().unwrap_or(args.len())),
     }
 }
 

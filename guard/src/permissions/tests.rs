@@ -1016,6 +1016,42 @@ fn an_awk_program_running_commands_is_asked_about_where_bash_rules_exist() {
 }
 
 #[test]
+fn a_file_an_awk_program_reads_with_getline_is_read() {
+    let (s, p, file) = qa();
+    // QA (gawk 5.2, mawk 1.3.4): each printed the file's line.
+    for (command, rule, part) in [
+        (
+            "awk '{ while ((getline line < \"qa/secret/plan.txt\") > 0) print line }' src/a.rs",
+            "Read(./qa/secret/**)",
+            "`awk` reads `qa/secret/plan.txt`",
+        ),
+        ("gawk 'BEGIN { getline < \".env\"; print }'", "Read(./.env)", "`gawk` reads `.env`"),
+        (
+            "cd qa && mawk 'BEGIN{getline v <\"secret/plan.txt\"}'",
+            "Read(./qa/secret/**)",
+            "`mawk` reads `secret/plan.txt`",
+        ),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    // A file an expression names, or a string the shell made, is known only when it runs.
+    for (command, part) in [
+        ("awk 'BEGIN { getline < f }' f=.env", "`awk` reads `f`"),
+        ("awk 'BEGIN { getline x < d \"/plan.txt\" }'", "`awk` reads `d`"),
+        ("awk \"BEGIN { getline < \\\"$f\\\" }\"", "`awk` reads `$f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+    // Strings no getline reads from name nothing.
+    for command in [
+        "awk 'BEGIN { getline < \"src/a.rs\"; print \"qa/secret/plan.txt\" > \"/dev/stderr\" }'",
+        "awk '$1 < 3 { print \".env\" }' src/a.rs",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn a_file_url_fetched_is_a_read_of_its_path() {
     let (s, p, file) = qa();
     let root = s.root.display();
