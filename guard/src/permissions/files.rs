@@ -706,6 +706,14 @@ impl<'a> Finder<'a> {
         if let Some(name) = written.named_in_cwd {
             self.file(&verb, &Arg::literal(name, None), true);
         }
+        for (dir, name) in &written.joined {
+            let (dir, name) = (args[dir.word].tail(dir.from), args[name.word].tail(name.from));
+            let path = format!("{}/{}", dir.text, name.text);
+            match dir.literal && name.literal {
+                true => _ = self.file(&verb, &Arg::literal(&path, None), true),
+                false => self.unknown(true, format!("{verb} `{path}`")),
+            }
+        }
         if let Some(word) = written.branch_or_path {
             self.branch_or_path(&verb, &args[word]);
         }

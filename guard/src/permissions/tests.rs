@@ -3042,13 +3042,28 @@ fn the_files_curl_and_wget_save_are_checked_against_edit_rules() {
         (format!("curl -o config/app.ini {url}"), "`curl` writes `config/app.ini`"),
         (format!("curl -so config/app.ini {url}"), "`curl` writes `config/app.ini`"),
         (format!("curl --output-dir config -O {url}"), "`curl` writes anything under `config`"),
-        (format!("curl --output-dir config -o app.ini {url}"), "`curl` writes anything under `config`"),
+        (format!("curl --output-dir config -o app.ini {url}"), "`curl` writes `config/app.ini`"),
         (format!("wget -O config/app.ini {url}"), "`wget` writes `config/app.ini`"),
         (format!("wget -qOconfig/app.ini {url}"), "`wget` writes `config/app.ini`"),
         (format!("wget -P config {url}"), "`wget` writes anything under `config`"),
         (format!("wget --directory-prefix=config {url}"), "`wget` writes anything under `config`"),
     ] {
         assert_eq!(p.check_shell(&command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    // `-o NAME` is joined to `--output-dir` as text, `..` or an absolute NAME too (QA, curl 7.88.1:
+    // `--output-dir od -o ../config/y` wrote config/y, `--output-dir od -o /abs/x` tried od//abs/x).
+    s.file("out/keep");
+    let root = s.root.display();
+    for (command, part) in [
+        (format!("curl --output-dir out -o ../config/app.ini {url}"), "`curl` writes `out/../config/app.ini`".into()),
+        (format!("curl --output-dir {root} -o /config/x {url}"), format!("`curl` writes `{root}//config/x`")),
+    ] {
+        assert_eq!(p.check_shell(&command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    for command in
+        [format!("curl --output-dir . -o out/x {url}"), format!("curl --output-dir /tmp -o {root}/config/x {url}")]
+    {
+        assert_eq!(p.check_shell(&command, &s.root), Verdict::Allow, "{command}");
     }
     // A name the URL or server gives, directly in its directory: asked about where a rule may cover one there.
     let named_later = "`wget` writes a file in its working directory named only when it runs";
