@@ -236,6 +236,14 @@ pub(crate) struct Invocation {
     /// The definition's first command as written (`f() { cat x`), or the
     /// mapfile command.
     pub(crate) function_body: Option<String>,
+    /// It is a command of a mapfile callback: each run starts where the
+    /// one before left the directory.
+    pub(crate) runs_repeatedly: bool,
+    /// It may move the directory of the shell it runs in: `cd`, `pushd`,
+    /// `popd`, or what may set anything ([`Invocation::sets_anything`]),
+    /// but for a call of a function the line defines, whose body's
+    /// commands are the line's own.
+    pub(crate) moves_dir: bool,
 }
 
 /// A word after the program, or a redirection's target.
@@ -439,7 +447,10 @@ fn collect_commands(commands: Vec<Command>, depth: usize, within: &Place, vars: 
                 let first = walk.out.len();
                 collect(&text, depth + 1, &place, &mut Variables::unknown(), walk);
                 let by = normalize(&command.raw);
-                walk.out[first..].iter_mut().for_each(|run| _ = run.function_body.get_or_insert_with(|| by.clone()));
+                walk.out[first..].iter_mut().for_each(|run| {
+                    run.function_body.get_or_insert_with(|| by.clone());
+                    run.runs_repeatedly = true;
+                });
             } else {
                 collect(&text, depth + 1, &place, vars, walk);
             }
@@ -724,6 +735,8 @@ fn look_through(
             Some(name) => variables.may_set_anything(name),
             None => false,
         };
+    let calls_function = program.as_deref().is_some_and(|name| aliases.defines_function(name));
+    let moves_dir = matches!(program.as_deref(), Some("cd" | "pushd" | "popd")) || (sets_anything && !calls_function);
     let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
     let mut assignments: Vec<(String, Arg)> = assignments
         .map(|word| {
@@ -835,6 +848,8 @@ fn look_through(
         place,
         sets_anything,
         function_body,
+        runs_repeatedly: false,
+        moves_dir,
     };
     (invocation, scripts, braces)
 }

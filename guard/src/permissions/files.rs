@@ -6,8 +6,11 @@
 //! everything under them, and the reads whose files are known only when
 //! the command runs: named by a variable, or by a relative path after a
 //! `cd` whose directory is (`cd $d`, `cd -`, `popd`, a `cd` that may have
-//! been skipped, `source`, a call to a function the line defines).
+//! been skipped, `source`, a call to a function the line defines; a
+//! function's body runs where its call is, known where no later command
+//! may move the line).
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 use super::bash::{self, Arg, Invocation};
@@ -136,6 +139,10 @@ pub(super) struct Finder<'a> {
     /// it has spent (see [`git_alias`]).
     aliases_read: u32,
     git_reads: git_alias::Reads,
+    /// The line's commands not looked at yet that may move its directory
+    /// (see [`Invocation::moves_dir`]), as written: a function's body runs
+    /// where the line is when it is called, which one of these may change.
+    moves: VecDeque<String>,
     pub(super) files: Files,
 }
 
@@ -195,8 +202,14 @@ impl<'a> Finder<'a> {
             edits_seen: 0,
             aliases_read: 0,
             git_reads: git_alias::Reads::default(),
+            moves: VecDeque::new(),
             files: Files::default(),
         }
+    }
+
+    /// Notes which of the line's commands, looked at in this order, may move its directory.
+    pub(super) fn expect_moves(&mut self, invocations: &[Invocation]) {
+        self.moves = invocations.iter().filter(|invocation| invocation.moves_dir).map(written).collect();
     }
 
     /// The files one command reads and writes; a `cd` moves the commands
@@ -204,6 +217,9 @@ impl<'a> Finder<'a> {
     /// an alias its configuration gives, to be looked at next.
     pub(super) fn invocation(&mut self, invocation: &Invocation) -> Vec<Invocation> {
         let program = invocation.program.as_deref().unwrap_or_default();
+        if invocation.moves_dir {
+            self.moves.pop_front();
+        }
         self.enter(&invocation.place);
         self.runs_made_program(invocation);
         self.note_git_configuration_written();
@@ -317,8 +333,15 @@ impl<'a> Finder<'a> {
     /// The files one command reads and writes, and where it moves the
     /// commands after it.
     fn look_at(&mut self, invocation: &Invocation, program: &str) {
-        if let Some(first) = &invocation.function_body {
-            self.unknown_dir = Some(format!("`{first}`"));
+        // A function's body runs where the line is when it is called: here, unless a later command
+        // may move it first; a mapfile callback's, where its run before left it.
+        let moved_before_run = match &invocation.function_body {
+            Some(first) if invocation.runs_repeatedly => Some(format!("`{first}`")),
+            Some(_) => self.moves.front().cloned(),
+            None => None,
+        };
+        if let Some(by) = moved_before_run {
+            self.unknown_dir.get_or_insert(by);
         }
         let sets_cdpath = |text: &str| text.starts_with("CDPATH=") || text.starts_with("CDPATH+=");
         self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")

@@ -259,6 +259,7 @@ impl Permissions {
     pub fn check_shell_with_env(&self, command: &str, cwd: &Path, env: &[(String, String)]) -> Verdict {
         let mut invocations = bash::invocations(command, env);
         let mut finder = Finder::new(self, cwd);
+        finder.expect_moves(&invocations);
         let mut at = 0;
         while let Some(invocation) = invocations.get(at) {
             // What git runs by the configuration it reads is checked right after it.

@@ -1714,14 +1714,36 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
     assert_eq!(p.check_shell("x=ls; g() { $x foo; }; x=rm; g", &s.root), unknown);
     assert_eq!(
         p.check_shell("g() { cat plan.txt; }; cd qa/secret; g", &s.root),
-        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat plan.txt`")
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `cd qa/secret`")
     );
     // Quoted, `()` is an operand.
     assert_eq!(p.check_shell("cat '()' .env", &s.root), because(deny("Read(./.env)", &file), "`cat` reads `.env`"));
     assert_eq!(
         p.check_shell("g() { cat /dev/null; cat plan.txt; }; cd qa/secret; g", &s.root),
-        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat /dev/null`")
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `cd qa/secret`")
     );
+    // With no command after it that may move the line, every call runs where the definition is (QA, bash
+    // 5.2: `cd qa/secret; b() { make; }; b` read qa/secret/Makefile).
+    fs::write(s.root.join("qa/secret/Makefile"), "all:\n").unwrap();
+    for (command, part) in [
+        ("cd qa/secret; build_all() { make; }; build_all", "`make` reads `Makefile`"),
+        ("g() { cat qa/secret/plan.txt; }; g", "`cat` reads `qa/secret/plan.txt`"),
+        ("cd qa; g() { cat secret/plan.txt; }; (g)", "`cat` reads `secret/plan.txt`"),
+        ("g() { cat qa/secret/plan.txt; }; h() { g; }; h", "`cat` reads `qa/secret/plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Read(./qa/secret/**)", &file), part), "{command}");
+    }
+    for command in ["build_all() { make; }; build_all", "g() { cat src/a.rs; }; g; g"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A command after the definition, or in the body before, may move where a later call runs.
+    for (command, part) in [
+        ("b() { make; }; pushd qa/secret; b", "`make` reads its makefile after `pushd qa/secret`"),
+        ("b() { make; }; source env.sh; b", "`make` reads its makefile after `source env.sh`"),
+        ("b() { make; cd qa/secret; }; b; b", "`make` reads its makefile after `cd qa/secret`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
 }
 
 #[test]
@@ -2260,7 +2282,7 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
         ("f=README.md; f=.env export g=1; cat $f", "`cat` reads `$f`"),
         ("f=README.md; if true; then f=.env; fi; cat $f", "`cat` reads `$f`"),
         ("g() { cd qa/secret; }; g; cat plan.txt", "`cat` reads `plan.txt` after `g`"),
-        ("g() { :; cat plan.txt; }; cd qa/secret; g", "`cat` reads `plan.txt` after `g() { :`"),
+        ("g() { :; cat plan.txt; }; cd qa/secret; g", "`cat` reads `plan.txt` after `cd qa/secret`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
