@@ -870,18 +870,42 @@ impl<'a> Finder<'a> {
             };
             let known = source.literal && (self.unknown_dir.is_none() || source.text.starts_with(['/', '~']));
             let resolved = |from: &Path| canonical_prefix(&self.permissions.resolve(&source.text, from));
-            let target = match kind {
-                // A moved link, or one copied as a link, leads where it did.
-                None => match self.links.target_of(&resolved(&self.cwd)) {
-                    Some(target) => target,
+            let link_dir = name.parent().unwrap_or(&self.cwd).to_path_buf();
+            let (target, text) = match kind {
+                // A moved link, or one copied as a link, leads where it did, unless its text is relative:
+                // then from its new directory.
+                None => match self.links.target_of(&resolved(&self.cwd)).or_else(|| self.link_on_disk(source, known)) {
+                    Some((_, Some(text))) => (Some(canonical_prefix(&link_dir.join(&text))), Some(text)),
+                    Some((target, None)) => (target, None),
                     None => continue,
                 },
-                Some(_) if !known => None,
-                Some(links::RelativeTo::Cwd) => Some(resolved(&self.cwd)),
-                Some(links::RelativeTo::LinkDir) => Some(resolved(name.parent().unwrap_or(&self.cwd))),
+                Some(_) if !known => (None, None),
+                Some(links::RelativeTo::Cwd) => (Some(resolved(&self.cwd)), None),
+                Some(links::RelativeTo::Rewritten) => {
+                    let target = resolved(&self.cwd);
+                    let text = links::relative_text(&canonical_prefix(&link_dir), &target);
+                    (Some(target), Some(text))
+                }
+                Some(links::RelativeTo::LinkDir) => {
+                    // The shell made `~/x` absolute before ln saw it.
+                    let relative = !source.text.starts_with(['/', '~']);
+                    (Some(resolved(&link_dir)), relative.then(|| source.text.clone()))
+                }
             };
-            self.links.made(name, target, by.clone());
+            self.links.made(name, target, text, by.clone());
         }
+    }
+
+    /// Where the symbolic link already on disk that `source` names leads, and its text when
+    /// relative; not looked for where the name is `known` only when the command runs.
+    fn link_on_disk(&self, source: &Arg, known: bool) -> Option<(Option<PathBuf>, Option<String>)> {
+        if !known {
+            return None;
+        }
+        let path = self.permissions.resolve(&source.text, &self.cwd);
+        let text = std::fs::read_link(&path).ok()?.to_str()?.to_string();
+        let relative = !text.starts_with('/');
+        Some((Some(canonical_prefix(&path)), relative.then_some(text)))
     }
 
     /// Notes the file `target` names that the command reads or (`write`)

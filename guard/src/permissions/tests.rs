@@ -1136,6 +1136,27 @@ fn a_write_through_a_link_the_line_made_is_a_write_of_its_target() {
         p.check_shell("ln -s $d l; echo x > l/app.ini", &s.root),
         unknown_file(rule, &file, "`>` names `l/app.ini`, through the link `ln -s $d l` made")
     );
+    // A relative link copied or moved elsewhere leads from its new directory (QA: each wrote config/, the
+    // link from a/b leading to a/config); one already on disk alike.
+    for name in ["a/b/keep", "a/config/keep", "x/keep"] {
+        s.file(name);
+    }
+    std::os::unix::fs::symlink("../config", s.root.join("a/b/d")).unwrap();
+    for (command, by) in [
+        ("ln -s ../config a/b/c; cp -a a/b/c x/; echo x > x/c/app.ini", "cp -a a/b/c x/"),
+        ("ln -s ../config a/b/c; mv a/b/c x/; echo x > x/c/app.ini", "mv a/b/c x/"),
+        ("ln -sr a/config a/b/c; cp -P a/b/c x/; echo x > x/c/app.ini", "cp -P a/b/c x/"),
+        ("cp -a a/b/d x/; echo x > x/d/app.ini", "cp -a a/b/d x/"),
+        ("ln -s ../config sub/c; cp -a sub/c x/; echo x > x/c/app.ini", "cp -a sub/c x/"),
+    ] {
+        let name = if command.contains("x/d") { "x/d/app.ini" } else { "x/c/app.ini" };
+        let part = format!("`>` names `{name}`, through the link `{by}` made");
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    let absolute = format!("ln -s {}/a/config a/b/e; cp -a a/b/e x/; echo x > x/e/app.ini", s.root.display());
+    for command in ["ln -s ../config a/b/c; echo x > a/b/c/app.ini", "cp -a a/b/d x/y; echo x > x/keep", &absolute] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
     for command in
         ["ln -s sub l; echo x > l/b.txt", "ln -s config l; echo x > l2/app.ini", "ln -s config ../l; cat a.txt"]
     {
