@@ -10,10 +10,10 @@ use super::getopt::Spec;
 /// awk's (mawk's `-W` takes a value too); gawk's long options are read by [`awk_program`].
 const AWK: Spec = Spec { short_values: "FvfilEeW", long: &[] };
 
-/// The program text awk runs (its first operand unless `-f` or `-e` gave
-/// one: `None`, a file not read here, as a script a shell runs is not) and
-/// the index of its first file operand.
-pub(crate) fn awk_program<'a>(args: &[&'a str]) -> (Option<&'a str>, usize) {
+/// The index of the program text awk runs (its first operand unless `-f`
+/// or `-e` gave one: `None`, a file not read here, as a script a shell runs
+/// is not) and of its first file operand.
+pub(crate) fn awk_program(args: &[&str]) -> (Option<usize>, usize) {
     let given = args.iter().any(|arg| {
         matches!(*arg, "-f" | "-e" | "--file" | "--source")
             || arg.starts_with("--file=")
@@ -21,7 +21,7 @@ pub(crate) fn awk_program<'a>(args: &[&'a str]) -> (Option<&'a str>, usize) {
     });
     let operands = AWK.parse(args).operands;
     match operands.first() {
-        Some(&at) if !given => (Some(args[at]), operands.get(1).copied().unwrap_or(args.len())),
+        Some(&at) if !given => (Some(at), operands.get(1).copied().unwrap_or(args.len())),
         first => (None, first.copied().unwrap_or(args.len())),
     }
 }
@@ -38,10 +38,8 @@ pub(crate) enum Source<'a> {
 /// The index of awk's program among `args` (the words after awk) and the
 /// files its getlines read by name; `None` without a program on the line.
 pub(crate) fn getline_sources<'a>(args: &[&'a str]) -> Option<(usize, Vec<Source<'a>>)> {
-    let (program, _) = awk_program(args);
-    let program = program?;
-    let at = args.iter().position(|arg| std::ptr::eq(*arg, program))?;
-    Some((at, sources(program)))
+    let at = awk_program(args).0?;
+    Some((at, sources(args[at])))
 }
 
 fn sources(program: &str) -> Vec<Source<'_>> {

@@ -126,7 +126,8 @@ pub(crate) fn runs_command(program: &str, args: &[&str]) -> Option<String> {
 /// from one (`print | "sh"`, `"cmd" | getline`; `||` is no pipe). A
 /// program file (`-f`) is not read here, as a script a shell runs is not.
 fn awk_runs_commands(args: &[&str]) -> bool {
-    awk_program(args).0.is_some_and(|program| program.contains("system") || program.replace("||", "").contains('|'))
+    let program = awk_program(args).0.map(|at| args[at]);
+    program.is_some_and(|program| program.contains("system") || program.replace("||", "").contains('|'))
 }
 
 /// What awk writes: the files `print > "f"` or `printf … >> f` name in its
@@ -134,6 +135,7 @@ fn awk_runs_commands(args: &[&str]) -> bool {
 /// comparison before one), and with gawk's `-i inplace` its file operands.
 fn awk_written(args: &[&str]) -> Option<Written> {
     let (program, files) = awk_program(args);
+    let program = program.map(|at| args[at]);
     let in_place = args.windows(2).any(|pair| pair[0] == "-i" && pair[1] == "inplace")
         || args.iter().any(|arg| *arg == "-iinplace" || *arg == "--include=inplace");
     let prints_to_file =
