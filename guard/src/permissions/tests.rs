@@ -3103,6 +3103,14 @@ fn the_files_curl_and_wget_save_are_checked_against_edit_rules() {
     ] {
         assert_eq!(p.check_shell(&command, &s.root), because(deny(rule, &file), &part), "{command}");
     }
+    // Each group `--next` starts has its own (QA: `--output-dir n1 -o c URL -: --output-dir n2 -o d URL` wrote
+    // n1/c and n2/d; `--output-dir n1 -o a URL --next -o b URL` wrote b where it ran).
+    for (command, part) in [
+        (format!("curl --output-dir out -o a {url} --next -o config/app.ini {url}"), "`curl` writes `config/app.ini`"),
+        (format!("curl --output-dir config -o x {url} -: --output-dir out -o y {url}"), "`curl` writes `config/x`"),
+    ] {
+        assert_eq!(p.check_shell(&command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
     for command in
         [format!("curl --output-dir . -o out/x {url}"), format!("curl --output-dir /tmp -o {root}/config/x {url}")]
     {
