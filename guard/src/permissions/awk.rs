@@ -5,24 +5,34 @@
 //! getline's source name nothing; `"cmd" | getline` runs a command (see
 //! [`super::program_writes::runs_command`]).
 
-use super::getopt::Spec;
+use super::getopt::{Name, Spec, long};
+use super::writers::Part;
 
-/// awk's (mawk's `-W` takes a value too); gawk's long options are read by [`awk_program`].
-const AWK: Spec = Spec { short_values: "FvfilEeW", long: &[] };
+/// awk's (mawk's `-W` takes a value too) and gawk's options giving its
+/// program: `-e`/`--source` its text, `-f`/`--file` and `-E`/`--exec` a
+/// file of it (gawk 5.2 takes `--so`, `--fil`, `--e`; `--s` and `--fi` are
+/// ambiguous).
+const AWK: Spec = Spec {
+    short_values: "FvfilEeW",
+    long: &[
+        long("source", "so", true, Some('e')),
+        long("file", "fil", true, Some('f')),
+        long("exec", "e", true, Some('E')),
+    ],
+};
 
-/// The index of the program text awk runs (its first operand unless `-f`
-/// or `-e` gave one: `None`, a file not read here, as a script a shell runs
-/// is not) and of its first file operand.
-pub(crate) fn awk_program(args: &[&str]) -> (Option<usize>, usize) {
-    let given = args.iter().any(|arg| {
-        matches!(*arg, "-f" | "-e" | "--file" | "--source")
-            || arg.starts_with("--file=")
-            || arg.starts_with("--source=")
-    });
-    let operands = AWK.parse(args).operands;
+/// The program texts awk runs given on the line: each `-e`/`--source`
+/// value, and its first operand unless one of those or a program file
+/// (`-f`, `-E`: not read here, as a script a shell runs is not) gave the
+/// program; and the index of its first file operand.
+pub(crate) fn awk_programs(args: &[&str]) -> (Vec<Part>, usize) {
+    let parsed = AWK.parse(args);
+    let texts = parsed.values(Name::Short('e'));
+    let given = !texts.is_empty() || parsed.has(Name::Short('f')) || parsed.has(Name::Short('E'));
+    let operands = parsed.operands;
     match operands.first() {
-        Some(&at) if !given => (Some(at), operands.get(1).copied().unwrap_or(args.len())),
-        first => (None, first.copied().unwrap_or(args.len())),
+        Some(&word) if !given => (vec![Part { word, from: 0 }], operands.get(1).copied().unwrap_or(args.len())),
+        first => (texts, first.copied().unwrap_or(args.len())),
     }
 }
 
@@ -35,11 +45,10 @@ pub(crate) enum Source<'a> {
     Unknown(&'a str),
 }
 
-/// The index of awk's program among `args` (the words after awk) and the
-/// files its getlines read by name; `None` without a program on the line.
-pub(crate) fn getline_sources<'a>(args: &[&'a str]) -> Option<(usize, Vec<Source<'a>>)> {
-    let at = awk_program(args).0?;
-    Some((at, sources(args[at])))
+/// Each program text awk runs given on the line (see [`awk_programs`]),
+/// and the files its getlines read by name.
+pub(crate) fn getline_sources<'a>(args: &[&'a str]) -> Vec<(Part, Vec<Source<'a>>)> {
+    awk_programs(args).0.into_iter().map(|part| (part, sources(&args[part.word][part.from..]))).collect()
 }
 
 fn sources(program: &str) -> Vec<Source<'_>> {

@@ -584,13 +584,16 @@ impl<'a> Finder<'a> {
     /// is a file read as an operand is, unless the shell made the program
     /// (`"…$f…"`); any other expression is known only when it runs.
     fn awk_reads(&mut self, program: &str, args: &[Arg], texts: &[&str]) {
-        let Some((at, sources)) = awk::getline_sources(texts) else { return };
         let verb = format!("`{program}` reads");
-        for source in sources {
-            match source {
-                awk::Source::Named(name) if args[at].literal => _ = self.file(&verb, &Arg::literal(name, None), false),
-                awk::Source::Named(name) | awk::Source::Unknown(name) => {
-                    self.unknown(false, format!("{verb} `{name}`"))
+        for (text, sources) in awk::getline_sources(texts) {
+            for source in sources {
+                match source {
+                    awk::Source::Named(name) if args[text.word].literal => {
+                        self.file(&verb, &Arg::literal(name, None), false);
+                    }
+                    awk::Source::Named(name) | awk::Source::Unknown(name) => {
+                        self.unknown(false, format!("{verb} `{name}`"))
+                    }
                 }
             }
         }

@@ -12,7 +12,7 @@
 //! reads them ([`super::getopt`]), and [`runs_command`] says which run a
 //! command (awk's program, `split --filter`, tar's `--to-command`…).
 
-use super::awk::awk_program;
+use super::awk::awk_programs;
 use super::getopt::{Given, Name, Parsed, Spec, long};
 use super::git_options::{APPLY, CHECKOUT, RESTORE};
 use super::writers::{Part, Written};
@@ -126,20 +126,21 @@ pub(crate) fn runs_command(program: &str, args: &[&str]) -> Option<String> {
 /// from one (`print | "sh"`, `"cmd" | getline`; `||` is no pipe). A
 /// program file (`-f`) is not read here, as a script a shell runs is not.
 fn awk_runs_commands(args: &[&str]) -> bool {
-    let program = awk_program(args).0.map(|at| args[at]);
-    program.is_some_and(|program| program.contains("system") || program.replace("||", "").contains('|'))
+    let texts = awk_programs(args).0.into_iter().map(|part| &args[part.word][part.from..]);
+    texts.into_iter().any(|program| program.contains("system") || program.replace("||", "").contains('|'))
 }
 
 /// What awk writes: the files `print > "f"` or `printf … >> f` name in its
 /// program (known only when it runs; `>` after a print or printf, not a
 /// comparison before one), and with gawk's `-i inplace` its file operands.
 fn awk_written(args: &[&str]) -> Option<Written> {
-    let (program, files) = awk_program(args);
-    let program = program.map(|at| args[at]);
+    let (programs, files) = awk_programs(args);
     let in_place = args.windows(2).any(|pair| pair[0] == "-i" && pair[1] == "inplace")
         || args.iter().any(|arg| *arg == "-iinplace" || *arg == "--include=inplace");
-    let prints_to_file =
-        program.is_some_and(|program| program.match_indices("print").any(|(at, _)| redirects(&program[at..])));
+    let prints_to_file = programs
+        .iter()
+        .map(|part| &args[part.word][part.from..])
+        .any(|program| program.match_indices("print").any(|(at, _)| redirects(&program[at..])));
     let targets = if in_place { (files..args.len()).map(|word| Part { word, from: 0 }).collect() } else { Vec::new() };
     let unknown = prints_to_file.then(|| "the files its program prints to".to_string());
     (in_place || prints_to_file).then_some(Written { targets, unknown, ..Written::default() })
@@ -464,6 +465,9 @@ mod tests {
         assert_eq!(of("awk", "BEGIN{print\"x\">\"f\"}"), Some((vec![], None, true)));
         assert_eq!(of("awk", "$1>2{print;next} a"), None);
         assert_eq!(of("awk", "-f prog.awk a"), None);
+        assert_eq!(of("gawk", "-e BEGIN{print\"x\">\"f\"} a"), Some((vec![], None, true)));
+        assert_eq!(of("gawk", "--source=BEGIN{print\"x\">\"f\"} a"), Some((vec![], None, true)));
+        assert_eq!(of("gawk", "-e BEGIN{} {print>\"f\"}"), None);
         assert_eq!(of("gawk", "-i inplace {print} a b"), Some((vec![(3, 0), (4, 0)], None, false)));
     }
 }

@@ -1009,8 +1009,13 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
 fn an_awk_program_running_commands_is_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
     let unknown = |part: &str| unknown_program("Bash(rm:*)", &file, part);
-    for command in ["awk 'BEGIN{system(\"rm -rf qa\")}'", "awk '{print | \"sh\"}' src/a.rs"] {
-        assert_eq!(p.check_shell(command, &s.root), unknown("`awk`'s program, which may run commands"), "{command}");
+    for command in [
+        "awk 'BEGIN{system(\"rm -rf qa\")}'",
+        "awk '{print | \"sh\"}' src/a.rs",
+        "gawk -e 'BEGIN{system(\"rm -rf qa\")}' src/a.rs",
+    ] {
+        let part = format!("`{}`'s program, which may run commands", command.split(' ').next().unwrap());
+        assert_eq!(p.check_shell(command, &s.root), unknown(&part), "{command}");
     }
     assert_eq!(p.check_shell("awk '$1 > 2 || /x/' src/a.rs", &s.root), Verdict::Allow);
 }
@@ -1031,6 +1036,9 @@ fn a_file_an_awk_program_reads_with_getline_is_read() {
             "Read(./qa/secret/**)",
             "`mawk` reads `secret/plan.txt`",
         ),
+        // gawk's program given by `-e`/`--source` (QA: each printed it), not its first operand then.
+        ("gawk -e 'BEGIN{}' -e 'BEGIN { getline < \".env\" }' src/a.rs", "Read(./.env)", "`gawk` reads `.env`"),
+        ("gawk --so='BEGIN { getline < \".env\" }'", "Read(./.env)", "`gawk` reads `.env`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
