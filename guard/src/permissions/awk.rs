@@ -1,4 +1,5 @@
-//! What an awk program given on its command line reads by name: the file
+//! The awk programs given on a command line ([`awk_programs`]), and what
+//! they read by name: the file
 //! of each `getline < FILE` and `getline VAR < FILE` (a string literal is
 //! that file; any other expression, `getline < f`, `getline < d "/x"`,
 //! which reads from `d`, is known only when it runs). Strings that are no
@@ -8,16 +9,20 @@
 use super::getopt::{Name, Spec, long};
 use super::writers::Part;
 
-/// awk's (mawk's `-W` takes a value too) and gawk's options giving its
-/// program: `-e`/`--source` its text, `-f`/`--file` and `-E`/`--exec` a
-/// file of it (gawk 5.2 takes `--so`, `--fil`, `--e`; `--s` and `--fi` are
-/// ambiguous).
+/// awk's options taking a value (mawk's `-W` too), with gawk's long names:
+/// `-e`/`--source` gives its program's text, `-f`/`--file` and
+/// `-E`/`--exec` a file of it (gawk 5.2 takes `--so`, `--fil`, `--e`; `--s`
+/// and `--fi` are ambiguous).
 const AWK: Spec = Spec {
     short_values: "FvfilEeW",
     long: &[
         long("source", "so", true, Some('e')),
         long("file", "fil", true, Some('f')),
         long("exec", "e", true, Some('E')),
+        long("assign", "a", true, Some('v')),
+        long("field-separator", "fie", true, Some('F')),
+        long("include", "i", true, Some('i')),
+        long("load", "lo", true, Some('l')),
     ],
 };
 

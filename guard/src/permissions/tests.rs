@@ -1039,6 +1039,7 @@ fn a_file_an_awk_program_reads_with_getline_is_read() {
         // gawk's program given by `-e`/`--source` (QA: each printed it), not its first operand then.
         ("gawk -e 'BEGIN{}' -e 'BEGIN { getline < \".env\" }' src/a.rs", "Read(./.env)", "`gawk` reads `.env`"),
         ("gawk --so='BEGIN { getline < \".env\" }'", "Read(./.env)", "`gawk` reads `.env`"),
+        ("gawk --fie : 'BEGIN { getline < \".env\" }'", "Read(./.env)", "`gawk` reads `.env`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
