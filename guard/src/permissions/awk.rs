@@ -41,6 +41,12 @@ pub(crate) fn awk_programs(args: &[&str]) -> (Vec<Part>, usize) {
     }
 }
 
+/// Whether gawk loads its `inplace` extension (`-i inplace`, `--include
+/// inplace`, `--i=inplace`…), which has it write its file operands.
+pub(crate) fn in_place(args: &[&str]) -> bool {
+    AWK.parse(args).values(Name::Short('i')).iter().any(|part| &args[part.word][part.from..] == "inplace")
+}
+
 /// The source of a `getline <` in an awk program.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Source<'a> {

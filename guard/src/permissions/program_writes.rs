@@ -12,7 +12,7 @@
 //! reads them ([`super::getopt`]), and [`runs_command`] says which run a
 //! command (awk's program, `split --filter`, tar's `--to-command`…).
 
-use super::awk::awk_programs;
+use super::awk::{awk_programs, in_place};
 use super::getopt::{Given, Name, Parsed, Spec, long};
 use super::git_options::{APPLY, CHECKOUT, RESTORE};
 use super::writers::{Part, Written};
@@ -135,8 +135,7 @@ fn awk_runs_commands(args: &[&str]) -> bool {
 /// comparison before one), and with gawk's `-i inplace` its file operands.
 fn awk_written(args: &[&str]) -> Option<Written> {
     let (programs, files) = awk_programs(args);
-    let in_place = args.windows(2).any(|pair| pair[0] == "-i" && pair[1] == "inplace")
-        || args.iter().any(|arg| *arg == "-iinplace" || *arg == "--include=inplace");
+    let in_place = in_place(args);
     let prints_to_file = programs
         .iter()
         .map(|part| &args[part.word][part.from..])
@@ -469,5 +468,10 @@ mod tests {
         assert_eq!(of("gawk", "--source=BEGIN{print\"x\">\"f\"} a"), Some((vec![], None, true)));
         assert_eq!(of("gawk", "-e BEGIN{} {print>\"f\"}"), None);
         assert_eq!(of("gawk", "-i inplace {print} a b"), Some((vec![(3, 0), (4, 0)], None, false)));
+        // QA (gawk 5.2): each rewrote its operand.
+        assert_eq!(of("gawk", "--include inplace {print} a"), Some((vec![(3, 0)], None, false)));
+        assert_eq!(of("gawk", "--i=inplace {print} a"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("gawk", "-iinplace {print} a"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("gawk", "-i other.awk {print} a"), None);
     }
 }

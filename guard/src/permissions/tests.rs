@@ -948,6 +948,8 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
         ("touch config/new.ini", "`touch` writes `config/new.ini`"),
         ("vim -es -c 'normal ihack' -c wq config/app.ini", "`vim` writes `config/app.ini`"),
         ("ex -s -c wq config/app.ini", "`ex` writes `config/app.ini`"),
+        ("gawk --include inplace '{print}' config/app.ini", "`gawk` writes `config/app.ini`"),
+        ("gawk --i=inplace '{print}' config/app.ini", "`gawk` writes `config/app.ini`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
