@@ -1773,6 +1773,9 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
         ("b() { make; }; pushd qa/secret; b", "`make` reads its makefile after `pushd qa/secret`"),
         ("b() { make; }; source env.sh; b", "`make` reads its makefile after `source env.sh`"),
         ("b() { make; cd qa/secret; }; b; b", "`make` reads its makefile after `cd qa/secret`"),
+        // Another function's body moving it, defined before or after, runs at a call of it.
+        ("z() { cd qa/secret; }; b() { make; }; z; b", "`make` reads its makefile after `z() { cd qa/secret`"),
+        ("b() { make; }; z() { cd qa/secret; }; z; b", "`make` reads its makefile after `z() { cd qa/secret`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
