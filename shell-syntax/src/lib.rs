@@ -165,3 +165,16 @@ pub fn split(line: &str) -> Vec<Command> {
     Splitter::new(line, 0, Vec::new(), 0, 0).run(&mut out);
     out
 }
+
+/// The commands the shell runs expanding `text` as it expands a heredoc's
+/// body, or bash the name of the file `BASH_ENV` gives it (as in double
+/// quotes: a `\` keeps the next byte, quotes are plain characters): those
+/// of its `$(…)` and backticks, then one with no words and `text` as its
+/// [`Command::raw`] holding the text's own arithmetic and expansions
+/// ([`Command::arithmetic`], [`Command::body_expansions`]), as the command
+/// opening a heredoc holds its body's.
+pub fn split_expanded(text: &str) -> Vec<Command> {
+    let mut out = Vec::new();
+    Splitter::new(text, 0, Vec::new(), 0, 0).expand(&mut out);
+    out
+}

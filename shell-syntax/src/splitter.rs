@@ -574,6 +574,23 @@ impl<'a> Splitter<'a> {
         }
     }
 
+    /// All of `src` expanded (see [`crate::split_expanded`]).
+    pub(crate) fn expand(mut self, out: &mut Vec<Command>) {
+        self.body_substitutions(0, self.src.len(), out);
+        out.push(Command {
+            raw: self.src.to_string(),
+            words: Vec::new(),
+            redirects: Vec::new(),
+            reads_pipe: false,
+            writes_pipe: false,
+            in_substitution: false,
+            env: Vec::new(),
+            conditional: false,
+            arithmetic: self.arithmetic,
+            body_expansions: self.body_expansions,
+        });
+    }
+
     /// Splits the commands of the substitutions between `start` and `end`,
     /// text expanded as in double quotes (a `\` keeps the next byte).
     fn body_substitutions(&mut self, start: usize, end: usize, out: &mut Vec<Command>) {

@@ -124,6 +124,23 @@ fn heredoc_bodies_and_comments_are_data() {
 }
 
 #[test]
+fn an_expanded_text_runs_its_substitutions_whatever_quotes_it_holds() {
+    // As bash expands BASH_ENV's value: `'` and `"` are characters, `\` escapes.
+    let expanded = |text: &str| split_expanded(text).into_iter().map(|c| c.raw).collect::<Vec<_>>();
+    assert_eq!(
+        expanded("'$(rm a)'\"`rm b`$((1 + $(rm c)))"),
+        ["rm a", "rm b", "rm c", "'$(rm a)'\"`rm b`$((1 + $(rm c)))"]
+    );
+    assert_eq!(expanded(r"\$(rm a) \\$(rm b)"), ["rm b", r"\$(rm a) \\$(rm b)"]);
+    // The text's own arithmetic and evaluating expansions are its last command's.
+    let last = split_expanded("${a[i]}$((x))").pop().unwrap();
+    assert_eq!(
+        (last.words.len(), last.arithmetic, last.body_expansions),
+        (0, vec!["x".to_string()], vec!["${a[i]}".to_string()])
+    );
+}
+
+#[test]
 fn word_spans_cover_the_words_as_written_in_raw() {
     let commands = split("  FOO=1  sudo   rm -rf x ; ls");
     let c = &commands[0];

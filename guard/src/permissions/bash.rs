@@ -236,6 +236,14 @@ pub(crate) struct Invocation {
     /// The definition's first command as written (`f() { cat x`), or the
     /// mapfile command.
     pub(crate) function_body: Option<String>,
+    /// It is a command of a mapfile callback: each run starts where the
+    /// one before left the directory.
+    pub(crate) runs_repeatedly: bool,
+    /// It may move the directory of the shell it runs in: `cd`, `pushd`,
+    /// `popd`, or what may set anything ([`Invocation::sets_anything`]),
+    /// but for a call of a function the line defines, whose body's
+    /// commands are the line's own.
+    pub(crate) moves_dir: bool,
 }
 
 /// A word after the program, or a redirection's target.
@@ -389,7 +397,11 @@ struct Walk<'a> {
 /// Collects the commands of `line`, a script run at `within` (the line's
 /// own shell, or the command running it) whose variables are `vars`.
 fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk: &mut Walk<'_>) {
-    let commands = lean_ctx_shell_syntax::split(line);
+    collect_commands(lean_ctx_shell_syntax::split(line), depth, within, vars, walk);
+}
+
+/// [`collect`] for a line already split into its commands.
+fn collect_commands(commands: Vec<Command>, depth: usize, within: &Place, vars: &mut Variables, walk: &mut Walk<'_>) {
     let base = *walk.ids;
     *walk.ids += commands.iter().flat_map(|command| command.env.iter().copied()).max().unwrap_or(0);
     // The `{ … }` body of a function being defined: the depth of braces
@@ -418,18 +430,27 @@ fn collect(line: &str, depth: usize, within: &Place, vars: &mut Variables, walk:
             *walk.budget -= text.len();
             if runs == Runs::Later {
                 walk.later.push((text, depth, place.clone()));
-            } else if runs == Runs::OwnShell {
+            } else if matches!(runs, Runs::OwnShell | Runs::Startup) {
                 *walk.ids += 1;
                 let mut env = place.env.clone();
                 env.push(*walk.ids);
                 let inner = Place { env, conditional: place.conditional };
+                let mut inherited = vars.inherited(&place.env);
+                if runs == Runs::Startup {
+                    let commands = lean_ctx_shell_syntax::split_expanded(&text);
+                    collect_commands(commands, depth + 1, &inner, &mut inherited, walk);
+                    continue;
+                }
                 walk.out[own].script_env = Some(inner.env.clone());
-                collect(&text, depth + 1, &inner, &mut vars.inherited(&place.env), walk);
+                collect(&text, depth + 1, &inner, &mut inherited, walk);
             } else if runs == Runs::Repeatedly {
                 let first = walk.out.len();
                 collect(&text, depth + 1, &place, &mut Variables::unknown(), walk);
                 let by = normalize(&command.raw);
-                walk.out[first..].iter_mut().for_each(|run| _ = run.function_body.get_or_insert_with(|| by.clone()));
+                walk.out[first..].iter_mut().for_each(|run| {
+                    run.function_body.get_or_insert_with(|| by.clone());
+                    run.runs_repeatedly = true;
+                });
             } else {
                 collect(&text, depth + 1, &place, vars, walk);
             }
@@ -463,6 +484,10 @@ enum Runs {
     /// times (mapfile's callback): each run follows what the one before
     /// set and where it moved, so none of it is known.
     Repeatedly,
+    /// Expanded, not run, by a shell the command starts, as it starts: the
+    /// name of the file `BASH_ENV` gives bash (see
+    /// [`lean_ctx_shell_syntax::split_expanded`]), whose substitutions run.
+    Startup,
 }
 
 pub(crate) const KEYWORDS: [&str; 14] =
@@ -710,6 +735,8 @@ fn look_through(
             Some(name) => variables.may_set_anything(name),
             None => false,
         };
+    let calls_function = program.as_deref().is_some_and(|name| aliases.defines_function(name));
+    let moves_dir = matches!(program.as_deref(), Some("cd" | "pushd" | "popd")) || (sets_anything && !calls_function);
     let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
     let mut assignments: Vec<(String, Arg)> = assignments
         .map(|word| {
@@ -787,6 +814,17 @@ fn look_through(
             }
         }
     }
+    // A shell the command starts expands the name of the file it runs first, quotes in it plain
+    // characters (`BASH_ENV='$(rm -rf qa)'` runs rm). A value the line's shell expanded is known
+    // only when it runs (see `Finder::environment_file`).
+    for (name, value) in &assignments {
+        let startup =
+            env_files::use_of(name, program.as_deref().unwrap_or_default(), texts.get(at + 1..).unwrap_or_default())
+                == Some(env_files::Use::Startup);
+        if startup && value.literal && value.text.contains(['$', '`']) {
+            scripts.push(Script { text: value.text.clone(), runs: Runs::Startup, program: name.clone() });
+        }
+    }
     scripts.extend(script);
     // What its arithmetic evaluates may run a command known only then.
     let unknown_program = unknown_program
@@ -810,6 +848,8 @@ fn look_through(
         place,
         sets_anything,
         function_body,
+        runs_repeatedly: false,
+        moves_dir,
     };
     (invocation, scripts, braces)
 }

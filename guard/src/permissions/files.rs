@@ -6,8 +6,11 @@
 //! everything under them, and the reads whose files are known only when
 //! the command runs: named by a variable, or by a relative path after a
 //! `cd` whose directory is (`cd $d`, `cd -`, `popd`, a `cd` that may have
-//! been skipped, `source`, a call to a function the line defines).
+//! been skipped, `source`, a call to a function the line defines; a
+//! function's body runs where its call is, known where no later command
+//! may move the line).
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 use super::bash::{self, Arg, Invocation};
@@ -16,7 +19,7 @@ use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexica
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
-    MAX_OPERANDS, Permissions, Rule, Target, braces, env_files, git, git_alias, git_config, git_index, links,
+    MAX_OPERANDS, Permissions, Rule, Target, awk, braces, env_files, git, git_alias, git_config, git_index, links,
     made_programs, option_files, program_writes, readers, urls, writers,
 };
 
@@ -136,6 +139,10 @@ pub(super) struct Finder<'a> {
     /// it has spent (see [`git_alias`]).
     aliases_read: u32,
     git_reads: git_alias::Reads,
+    /// The line's commands not looked at yet that may move its directory
+    /// (see [`Invocation::moves_dir`]), as written: a function's body runs
+    /// where the line is when it is called, which one of these may change.
+    moves: VecDeque<String>,
     pub(super) files: Files,
 }
 
@@ -195,8 +202,14 @@ impl<'a> Finder<'a> {
             edits_seen: 0,
             aliases_read: 0,
             git_reads: git_alias::Reads::default(),
+            moves: VecDeque::new(),
             files: Files::default(),
         }
+    }
+
+    /// Notes which of the line's commands, looked at in this order, may move its directory.
+    pub(super) fn expect_moves(&mut self, invocations: &[Invocation]) {
+        self.moves = invocations.iter().filter(|invocation| invocation.moves_dir).map(written).collect();
     }
 
     /// The files one command reads and writes; a `cd` moves the commands
@@ -204,6 +217,9 @@ impl<'a> Finder<'a> {
     /// an alias its configuration gives, to be looked at next.
     pub(super) fn invocation(&mut self, invocation: &Invocation) -> Vec<Invocation> {
         let program = invocation.program.as_deref().unwrap_or_default();
+        if invocation.moves_dir {
+            self.moves.pop_front();
+        }
         self.enter(&invocation.place);
         self.runs_made_program(invocation);
         self.note_git_configuration_written();
@@ -317,8 +333,15 @@ impl<'a> Finder<'a> {
     /// The files one command reads and writes, and where it moves the
     /// commands after it.
     fn look_at(&mut self, invocation: &Invocation, program: &str) {
-        if let Some(first) = &invocation.function_body {
-            self.unknown_dir = Some(format!("`{first}`"));
+        // A function's body runs where the line is when it is called: here, unless a later command
+        // may move it first; a mapfile callback's, where its run before left it.
+        let moved_before_run = match &invocation.function_body {
+            Some(first) if invocation.runs_repeatedly => Some(format!("`{first}`")),
+            Some(_) => self.moves.front().cloned(),
+            None => None,
+        };
+        if let Some(by) = moved_before_run {
+            self.unknown_dir.get_or_insert(by);
         }
         let sets_cdpath = |text: &str| text.starts_with("CDPATH=") || text.starts_with("CDPATH+=");
         self.cdpath |= invocation.assignments.iter().any(|(name, _)| name == "CDPATH" || name == "CDPATH+")
@@ -396,6 +419,9 @@ impl<'a> Finder<'a> {
                 let file = if arg.literal { Arg::literal(&file, None) } else { arg.clone() };
                 self.file(&format!("`{program}` sends or reads"), &file, false);
             }
+        }
+        if matches!(program, "awk" | "gawk" | "mawk" | "nawk") {
+            self.awk_reads(program, &invocation.args, &texts);
         }
         if let Some(runs) = program_writes::runs_command(program, &texts) {
             self.files.unknown_programs.push(runs);
@@ -554,6 +580,25 @@ impl<'a> Finder<'a> {
         Dir { path: Some(Cwd::real(top)), by: written(invocation) }
     }
 
+    /// Notes the files awk's program reads by name (see [`awk`]): a string
+    /// is a file read as an operand is, unless the shell made the program
+    /// (`"…$f…"`); any other expression is known only when it runs.
+    fn awk_reads(&mut self, program: &str, args: &[Arg], texts: &[&str]) {
+        let verb = format!("`{program}` reads");
+        for (text, sources) in awk::getline_sources(texts) {
+            for source in sources {
+                match source {
+                    awk::Source::Named(name) if args[text.word].literal => {
+                        self.file(&verb, &Arg::literal(name, None), false);
+                    }
+                    awk::Source::Named(name) | awk::Source::Unknown(name) => {
+                        self.unknown(false, format!("{verb} `{name}`"))
+                    }
+                }
+            }
+        }
+    }
+
     /// Notes the makefile make reads: each `-f` one, else the first of
     /// [`option_files::DEFAULT_MAKEFILES`] in its directory, after `-C`.
     /// A directory known only when it runs leaves it unknown.
@@ -595,7 +640,9 @@ impl<'a> Finder<'a> {
     /// environment, has it open (see [`env_files`]): a trace git writes,
     /// checked as a `>` target is, or a startup file a shell runs, a read.
     /// A startup file's name the shell expands (a variable, a `$(…)` even
-    /// quoted) is known only when it runs, and so is what that runs.
+    /// quoted) is known only when it runs. What its substitutions run is
+    /// checked as the line's commands are (see `bash::Runs::Startup`),
+    /// unless the line's own shell made the value: that may hold any.
     fn environment_file(&mut self, name: &str, value: &Arg, opened: env_files::Use) {
         match opened {
             env_files::Use::Trace { into_dir } => {
@@ -626,9 +673,10 @@ impl<'a> Finder<'a> {
                     return;
                 }
                 let part = format!("`{name}` has {shell} run `{}`", value.text);
-                self.files
-                    .unknown_programs
-                    .push(format!("{name}={} (a file {shell} runs, its name expanded)", value.text));
+                if !value.literal {
+                    let expanded = format!("{name}={} (a file {shell} runs, its name expanded)", value.text);
+                    self.files.unknown_programs.push(expanded);
+                }
                 self.unknown(false, part);
             }
         }
@@ -683,6 +731,14 @@ impl<'a> Finder<'a> {
         }
         if let Some(name) = written.named_in_cwd {
             self.file(&verb, &Arg::literal(name, None), true);
+        }
+        for (dir, name) in &written.joined {
+            let (dir, name) = (args[dir.word].tail(dir.from), args[name.word].tail(name.from));
+            let path = format!("{}/{}", dir.text, name.text);
+            match dir.literal && name.literal {
+                true => _ = self.file(&verb, &Arg::literal(&path, None), true),
+                false => self.unknown(true, format!("{verb} `{path}`")),
+            }
         }
         if let Some(word) = written.branch_or_path {
             self.branch_or_path(&verb, &args[word]);
@@ -817,18 +873,42 @@ impl<'a> Finder<'a> {
             };
             let known = source.literal && (self.unknown_dir.is_none() || source.text.starts_with(['/', '~']));
             let resolved = |from: &Path| canonical_prefix(&self.permissions.resolve(&source.text, from));
-            let target = match kind {
-                // A moved link, or one copied as a link, leads where it did.
-                None => match self.links.target_of(&resolved(&self.cwd)) {
-                    Some(target) => target,
+            let link_dir = name.parent().unwrap_or(&self.cwd).to_path_buf();
+            let (target, text) = match kind {
+                // A moved link, or one copied as a link, leads where it did, unless its text is relative:
+                // then from its new directory.
+                None => match self.links.target_of(&resolved(&self.cwd)).or_else(|| self.link_on_disk(source, known)) {
+                    Some((_, Some(text))) => (Some(canonical_prefix(&link_dir.join(&text))), Some(text)),
+                    Some((target, None)) => (target, None),
                     None => continue,
                 },
-                Some(_) if !known => None,
-                Some(links::RelativeTo::Cwd) => Some(resolved(&self.cwd)),
-                Some(links::RelativeTo::LinkDir) => Some(resolved(name.parent().unwrap_or(&self.cwd))),
+                Some(_) if !known => (None, None),
+                Some(links::RelativeTo::Cwd) => (Some(resolved(&self.cwd)), None),
+                Some(links::RelativeTo::Rewritten) => {
+                    let target = resolved(&self.cwd);
+                    let text = links::relative_text(&canonical_prefix(&link_dir), &target);
+                    (Some(target), Some(text))
+                }
+                Some(links::RelativeTo::LinkDir) => {
+                    // The shell made `~/x` absolute before ln saw it.
+                    let relative = !source.text.starts_with(['/', '~']);
+                    (Some(resolved(&link_dir)), relative.then(|| source.text.clone()))
+                }
             };
-            self.links.made(name, target, by.clone());
+            self.links.made(name, target, text, by.clone());
         }
+    }
+
+    /// Where the symbolic link already on disk that `source` names leads, and its text when
+    /// relative; not looked for where the name is `known` only when the command runs.
+    fn link_on_disk(&self, source: &Arg, known: bool) -> Option<(Option<PathBuf>, Option<String>)> {
+        if !known {
+            return None;
+        }
+        let path = self.permissions.resolve(&source.text, &self.cwd);
+        let text = std::fs::read_link(&path).ok()?.to_str()?.to_string();
+        let relative = !text.starts_with('/');
+        Some((Some(canonical_prefix(&path)), relative.then_some(text)))
     }
 
     /// Notes the file `target` names that the command reads or (`write`)

@@ -119,6 +119,13 @@ impl Spec {
         parsed
     }
 
+    /// Whether the option word `arg` takes the next word as its value: a
+    /// long one with a value and no `=`, or a cluster of short ones whose
+    /// letter taking a value ends it (`-iA 3`).
+    pub(crate) fn takes_next(&self, arg: &str) -> bool {
+        self.parse(&[arg, ""]).options.iter().any(|given| given.value.is_some_and(|part| part.word == 1))
+    }
+
     /// The long option `word` (after `--`, before any `=`) names, whole or cut short.
     fn long_named(&self, word: &str) -> Option<&Long> {
         let exact = self.long.iter().find(|option| option.name == word);
@@ -158,5 +165,10 @@ mod tests {
         assert!(parsed.has(Name::Short('x')));
         assert!(parse("--s").has(Name::Long("sym")));
         assert_eq!(values(&parse("-o"), Name::Short('o')), Vec::<(usize, usize)>::new());
+        for (arg, takes) in
+            [("-o", true), ("-xC", true), ("-oF", false), ("--dir", true), ("--out=F", false), ("--s", false)]
+        {
+            assert_eq!(SPEC.takes_next(arg), takes, "{arg}");
+        }
     }
 }

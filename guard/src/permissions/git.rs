@@ -10,7 +10,9 @@
 //! | `log`, `whatchanged`, `diff-tree`, `diff-index`, `diff-files` | as `diff`, with a patch option (`-p`, `-U3`, `--cc`…, see [`PATCH`]) only |
 //!
 //! Of the options turning patches on and off (`-s`, `--no-patch`) the last
-//! decides, as git reads them in order.
+//! decides, as git reads them in order. `grep`'s and `cat-file`'s long
+//! options may be cut short ([`super::git_options`]); the patch options are
+//! matched whole, as `diff`, `show` and `log` take them.
 //! | `cat-file` | with `-p`, a type or `--batch…` on an object not named by path: every tracked file (an object id may be any of them); `-t`, `-s`, `-e`: nothing |
 //! | `grep` | the tracked files under its pathspecs (or a `REV:PATH`'s), or under its directory; with `--untracked` or `--no-index`, everything there |
 //! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
@@ -28,7 +30,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::getopt::Name;
 use super::git_index::{self, Repository};
+use super::git_options::{CAT_FILE, GREP};
 use super::paths::{command_path, lexical};
 use super::{bash, braces};
 
@@ -57,9 +61,6 @@ const OTHER_FORMATS: [&str; 8] =
 /// Options that print patches (`-U3`, `--unified=3` included).
 const PATCH: [&str; 10] =
     ["-p", "-u", "--patch", "-U", "--unified", "--patch-with-stat", "--patch-with-raw", "-c", "--cc", "-L"];
-/// Options of `grep` taking the next word as their value, and those giving the pattern.
-const GREP_VALUES: [&str; 10] =
-    ["-e", "-f", "-m", "-A", "-B", "-C", "--max-depth", "--threads", "--max-count", "--context"];
 /// Options of `archive` taking the next word as their value.
 const ARCHIVE_VALUES: [&str; 6] = ["-o", "--output", "--prefix", "--format", "--remote", "--exec"];
 const OBJECT_TYPES: [&str; 4] = ["blob", "tree", "commit", "tag"];
@@ -99,7 +100,7 @@ fn reads_from(
     let (cwd, repository) = repository(&args[..at], cwd, git_dir, work_tree);
     let subcommand = *args.get(at)?;
     let args = &args[at + 1..];
-    let no_index = args.contains(&"--no-index");
+    let no_index = no_index(subcommand, args);
     let top = match &repository {
         Some(repository) => repository.top.clone(),
         None if subcommand == "grep" && no_index => cwd.clone(),
@@ -122,14 +123,13 @@ fn prints(
     cwd: &Path,
     mut out: GitReads,
 ) -> Option<GitReads> {
-    let no_index = args.contains(&"--no-index");
+    let no_index = no_index(subcommand, args);
     let has = |options: &[&str]| args.iter().any(|arg| options.iter().any(|option| option_is(arg, option)));
-    let values: &[&str] = match subcommand {
-        "grep" => &GREP_VALUES,
-        "archive" => &ARCHIVE_VALUES,
-        _ => &[],
+    let words = match subcommand {
+        "grep" => Words::of(args, |arg| GREP.takes_next(arg)),
+        "archive" => Words::of(args, |arg| ARCHIVE_VALUES.contains(&arg)),
+        _ => Words::of(args, |_| false),
     };
-    let words = Words::of(args, values);
     let object = |word: &str| object_path(word, top, cwd).filter(|_| !opaque.contains(&word));
     for word in words.before.iter().chain(&words.after) {
         if let Some(path) = object(word) {
@@ -154,15 +154,18 @@ fn prints(
         }
         "cat-file" if !has(&["-t", "-s", "-e"]) => {
             let by_id = others.iter().any(|word| !OBJECT_TYPES.contains(word));
-            if by_id || has(&["--batch", "--batch-command"]) {
+            let batch = CAT_FILE.parse(args);
+            if by_id || batch.has(Name::Long("batch")) || batch.has(Name::Long("batch-command")) {
                 out.tracked = vec![top.to_path_buf()];
             }
         }
         "grep" => {
+            let grep = GREP.parse(args);
             // The first word is the pattern, unless an option gave it.
-            let searched = if has(&["-e", "-f"]) { &others[..] } else { others.get(1..).unwrap_or_default() };
+            let given = grep.has(Name::Short('e')) || grep.has(Name::Short('f'));
+            let searched = if given { &others[..] } else { others.get(1..).unwrap_or_default() };
             let dirs = if trees.is_empty() { within(searched, cwd) } else { trees };
-            if no_index || has(&["--untracked"]) {
+            if no_index || grep.has(Name::Long("untracked")) {
                 out.everything = dirs;
             } else {
                 out.tracked = dirs;
@@ -342,6 +345,15 @@ pub(crate) fn subcommand_starts(args: &[&str]) -> Vec<usize> {
     starts
 }
 
+/// Whether `git SUBCOMMAND ARGS…` reads files outside any repository:
+/// `grep --no-index` (cut short too, `--no-ind`), `diff --no-index`.
+fn no_index(subcommand: &str, args: &[&str]) -> bool {
+    match subcommand {
+        "grep" => GREP.parse(args).has(Name::Long("no-index")),
+        _ => args.contains(&"--no-index"),
+    }
+}
+
 fn exists(word: &str, cwd: &Path) -> bool {
     cwd.join(word).symlink_metadata().is_ok()
 }
@@ -362,7 +374,8 @@ struct Words<'a> {
 }
 
 impl<'a> Words<'a> {
-    fn of(args: &[&'a str], values: &[&str]) -> Words<'a> {
+    /// `takes_value`: whether an option word takes the next word as its value.
+    fn of(args: &[&'a str], takes_value: impl Fn(&str) -> bool) -> Words<'a> {
         let mut words = Words { before: Vec::new(), after: Vec::new() };
         let mut at = 0;
         while let Some(&arg) = args.get(at) {
@@ -372,7 +385,7 @@ impl<'a> Words<'a> {
             }
             if !arg.starts_with('-') {
                 words.before.push(arg);
-            } else if values.contains(&arg) {
+            } else if takes_value(arg) {
                 at += 1;
             }
             at += 1;

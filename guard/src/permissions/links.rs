@@ -2,7 +2,11 @@
 //! x > c/app.ini` writes config/app.ini, though `c` does not exist when
 //! the line is checked. `ln` (symbolic or hard), `cp -s`/`cp -l` make one;
 //! `mv` of one made earlier gives it its new name, and `cp` copying it as
-//! a link (`-P`, `-d`, `-a`, `-r`) another.
+//! a link (`-P`, `-d`, `-a`, `-r`) another. A symbolic link holds a text: a
+//! relative one leads from the directory the link is in, so a copy or move
+//! of it elsewhere leads elsewhere (`ln -s ../config a/b/c; cp -a a/b/c x/`
+//! makes `x/c`, leading to `config`, not `a/config`); so for a link already
+//! on disk copied or moved.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +20,8 @@ struct Link {
     name: PathBuf,
     /// Where it leads, absolute; `None`: known only when it runs.
     target: Option<PathBuf>,
+    /// A symbolic link's text when relative.
+    text: Option<String>,
     /// The command making it, as written.
     by: String,
 }
@@ -33,13 +39,14 @@ pub(super) struct Through<'a> {
 }
 
 impl Links {
-    pub(super) fn made(&mut self, name: PathBuf, target: Option<PathBuf>, by: String) {
-        self.0.push(Link { name, target, by });
+    /// A link made at `name`, leading to `target`; `text`, a symbolic link's relative text.
+    pub(super) fn made(&mut self, name: PathBuf, target: Option<PathBuf>, text: Option<String>, by: String) {
+        self.0.push(Link { name, target, text, by });
     }
 
-    /// Where the link named `name` leads, when the line made one there.
-    pub(super) fn target_of(&self, name: &Path) -> Option<Option<PathBuf>> {
-        self.0.iter().rev().find(|link| link.name == name).map(|link| link.target.clone())
+    /// Where the link named `name` leads and its relative text, when the line made one there.
+    pub(super) fn target_of(&self, name: &Path) -> Option<(Option<PathBuf>, Option<String>)> {
+        self.0.iter().rev().find(|link| link.name == name).map(|link| (link.target.clone(), link.text.clone()))
     }
 
     /// Where a link of that file name made anywhere leads (a program
@@ -79,6 +86,7 @@ pub(super) fn making(program: &str, args: &[&str]) -> Option<RelativeTo> {
     let has = |letter: char| parsed.has(Name::Short(letter));
     match program {
         "ln" if has('s') && !has('r') => Some(RelativeTo::LinkDir),
+        "ln" if has('s') => Some(RelativeTo::Rewritten),
         "ln" => Some(RelativeTo::Cwd),
         "cp" if has('s') => Some(RelativeTo::LinkDir),
         "cp" if has('l') => Some(RelativeTo::Cwd),
@@ -103,8 +111,23 @@ pub(super) fn carries(program: &str, args: &[&str]) -> bool {
 /// See [`making`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum RelativeTo {
+    /// A hard link: the file itself.
     Cwd,
+    /// A symbolic link whose text is the name given.
     LinkDir,
+    /// A symbolic link to the name given where it runs, its text made
+    /// relative to the link's directory (`ln -sr`, see [`relative_text`]).
+    Rewritten,
+}
+
+/// The text `ln -r` writes for a link in `dir` leading to `target` (both
+/// canonical): `..` up to their common directory, then down.
+pub(super) fn relative_text(dir: &Path, target: &Path) -> String {
+    let common = dir.components().zip(target.components()).take_while(|(a, b)| a == b).count();
+    let ups = std::iter::repeat_n("..".to_string(), dir.components().count() - common);
+    let downs = target.components().skip(common).map(|part| part.as_os_str().to_string_lossy().into_owned());
+    let text = ups.chain(downs).collect::<Vec<_>>().join("/");
+    if text.is_empty() { ".".to_string() } else { text }
 }
 
 #[cfg(test)]
@@ -114,13 +137,20 @@ mod tests {
     #[test]
     fn paths_under_a_link_lead_to_its_target_through_chains() {
         let mut links = Links::default();
-        links.made("/p/c".into(), Some("/p/config".into()), "ln -s config c".into());
-        links.made("/p/t".into(), Some("/p/c/app.ini".into()), "ln -s c/app.ini t".into());
-        links.made("/p/u".into(), None, "ln -s $x u".into());
+        links.made("/p/c".into(), Some("/p/config".into()), None, "ln -s config c".into());
+        links.made("/p/t".into(), Some("/p/c/app.ini".into()), None, "ln -s c/app.ini t".into());
+        links.made("/p/u".into(), None, None, "ln -s $x u".into());
         let through = |path: &str| links.through(Path::new(path)).map(|t| (t.path, t.by.to_string()));
         assert_eq!(through("/p/c/app.ini"), Some((Some("/p/config/app.ini".into()), "ln -s config c".into())));
         assert_eq!(through("/p/t"), Some((Some("/p/config/app.ini".into()), "ln -s c/app.ini t".into())));
         assert_eq!(through("/p/u/x"), Some((None, "ln -s $x u".into())));
         assert_eq!(through("/p/cc"), None);
+    }
+
+    #[test]
+    fn ln_r_writes_the_way_from_the_links_directory() {
+        assert_eq!(relative_text(Path::new("/p/a/b"), Path::new("/p/a/config")), "../config");
+        assert_eq!(relative_text(Path::new("/p"), Path::new("/p/config/x")), "config/x");
+        assert_eq!(relative_text(Path::new("/p/a"), Path::new("/p/a")), ".");
     }
 }

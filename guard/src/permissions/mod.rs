@@ -45,6 +45,7 @@
 //!   (`arithmetic.rs`: bash evaluates its value again, running a
 //!   subscript's `$(…)` in it) makes the command's programs known only
 //!   when it runs, as a program word that is not a literal does;
+//! - the files an awk program reads by name (`awk.rs`: `getline < "f"`);
 //! - what git prints of the files its repository holds (`git.rs`):
 //!   `git show HEAD:.env` reads .env, `git diff`, `git grep`, `git archive`
 //!   read the files its index tracks (`git_index.rs`);
@@ -75,6 +76,7 @@
 const MAX_OPERANDS: usize = 4096;
 
 mod arithmetic;
+mod awk;
 mod bash;
 mod braces;
 mod env_files;
@@ -86,6 +88,7 @@ mod git;
 mod git_alias;
 mod git_config;
 mod git_index;
+mod git_options;
 mod index_cache;
 mod links;
 mod made_programs;
@@ -256,6 +259,7 @@ impl Permissions {
     pub fn check_shell_with_env(&self, command: &str, cwd: &Path, env: &[(String, String)]) -> Verdict {
         let mut invocations = bash::invocations(command, env);
         let mut finder = Finder::new(self, cwd);
+        finder.expect_moves(&invocations);
         let mut at = 0;
         while let Some(invocation) = invocations.get(at) {
             // What git runs by the configuration it reads is checked right after it.

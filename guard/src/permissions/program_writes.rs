@@ -12,7 +12,9 @@
 //! reads them ([`super::getopt`]), and [`runs_command`] says which run a
 //! command (awk's program, `split --filter`, tar's `--to-command`…).
 
+use super::awk::{awk_programs, in_place};
 use super::getopt::{Given, Name, Parsed, Spec, long};
+use super::git_options::{APPLY, CHECKOUT, RESTORE};
 use super::writers::{Part, Written};
 
 const SORT: Spec = Spec {
@@ -61,8 +63,6 @@ const PATCH: Spec = Spec {
         long("input", "in", true, Some('i')),
     ],
 };
-/// awk's (mawk's `-W` takes a value too); gawk's long options are read below.
-const AWK: Spec = Spec { short_values: "FvfilEeW", long: &[] };
 /// tar's options that matter here: where it extracts, what it runs.
 const TAR: Spec = Spec {
     short_values: "fCbTXgKNLVHIF",
@@ -83,8 +83,6 @@ const TAR: Spec = Spec {
         long("exclude", "exclude", true, None),
     ],
 };
-const CHECKOUT: Spec = Spec { short_values: "bBU", long: &[] };
-const RESTORE: Spec = Spec { short_values: "s", long: &[long("source", "so", true, Some('s'))] };
 
 /// What `program` given `args` writes, when it is one of these.
 pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
@@ -104,22 +102,6 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "awk" | "gawk" | "mawk" | "nawk" => awk_written(args),
         "curl" | "wget" | "wget2" => super::urls::saved(program, args),
         _ => None,
-    }
-}
-
-/// The program text awk runs (its first operand unless `-f` or `-e` gave
-/// one: `None`, a file not read here, as a script a shell runs is not) and
-/// the index of its first file operand.
-fn awk_program<'a>(args: &[&'a str]) -> (Option<&'a str>, usize) {
-    let given = args.iter().any(|arg| {
-        matches!(*arg, "-f" | "-e" | "--file" | "--source")
-            || arg.starts_with("--file=")
-            || arg.starts_with("--source=")
-    });
-    let operands = AWK.parse(args).operands;
-    match operands.first() {
-        Some(&at) if !given => (Some(args[at]), operands.get(1).copied().unwrap_or(args.len())),
-        first => (None, first.copied().unwrap_or(args.len())),
     }
 }
 
@@ -144,18 +126,20 @@ pub(crate) fn runs_command(program: &str, args: &[&str]) -> Option<String> {
 /// from one (`print | "sh"`, `"cmd" | getline`; `||` is no pipe). A
 /// program file (`-f`) is not read here, as a script a shell runs is not.
 fn awk_runs_commands(args: &[&str]) -> bool {
-    awk_program(args).0.is_some_and(|program| program.contains("system") || program.replace("||", "").contains('|'))
+    let texts = awk_programs(args).0.into_iter().map(|part| &args[part.word][part.from..]);
+    texts.into_iter().any(|program| program.contains("system") || program.replace("||", "").contains('|'))
 }
 
 /// What awk writes: the files `print > "f"` or `printf … >> f` name in its
 /// program (known only when it runs; `>` after a print or printf, not a
 /// comparison before one), and with gawk's `-i inplace` its file operands.
 fn awk_written(args: &[&str]) -> Option<Written> {
-    let (program, files) = awk_program(args);
-    let in_place = args.windows(2).any(|pair| pair[0] == "-i" && pair[1] == "inplace")
-        || args.iter().any(|arg| *arg == "-iinplace" || *arg == "--include=inplace");
-    let prints_to_file =
-        program.is_some_and(|program| program.match_indices("print").any(|(at, _)| redirects(&program[at..])));
+    let (programs, files) = awk_programs(args);
+    let in_place = in_place(args);
+    let prints_to_file = programs
+        .iter()
+        .map(|part| &args[part.word][part.from..])
+        .any(|program| program.match_indices("print").any(|(at, _)| redirects(&program[at..])));
     let targets = if in_place { (files..args.len()).map(|word| Part { word, from: 0 }).collect() } else { Vec::new() };
     let unknown = prints_to_file.then(|| "the files its program prints to".to_string());
     (in_place || prints_to_file).then_some(Written { targets, unknown, ..Written::default() })
@@ -358,7 +342,14 @@ fn git_written(args: &[&str]) -> Option<Written> {
     }
     args.get(at)?;
     let rest = &args[at + 1..];
-    if rest.iter().any(|arg| arg.starts_with("--pathspec-from-file")) && matches!(args[at], "checkout" | "restore") {
+    // Their long options may be cut short (`--pathspec-fr`, `--st`: see `git_options`).
+    let parsed = match args[at] {
+        "checkout" => CHECKOUT.parse(rest),
+        "restore" => RESTORE.parse(rest),
+        "apply" => APPLY.parse(rest),
+        _ => return None,
+    };
+    if parsed.has(Name::Long("pathspec-from-file")) {
         return Some(Written { unknown: Some("the paths its pathspec file names".into()), ..Written::default() });
     }
     let mut branch_or_path = None;
@@ -368,8 +359,8 @@ fn git_written(args: &[&str]) -> Option<Written> {
             // `git checkout [REV] PATH…`: its first operand is a path when it can be
             // nothing else (`.`, `a/b`), a revision when a branch is made from it.
             None => {
-                let creates = rest.iter().any(|arg| matches!(*arg, "-b" | "-B" | "--orphan"));
-                let mut operands = CHECKOUT.parse(rest).operands.into_iter();
+                let creates = [Name::Short('b'), Name::Short('B'), Name::Long("orphan")].iter().any(|&n| parsed.has(n));
+                let mut operands = parsed.operands.into_iter();
                 let first = operands.next();
                 let paths: Vec<usize> = operands.collect();
                 match first {
@@ -385,21 +376,18 @@ fn git_written(args: &[&str]) -> Option<Written> {
             }
         },
         "restore" => {
-            let staged_only = rest.contains(&"--staged") || rest.contains(&"-S");
-            let worktree = rest.iter().any(|arg| matches!(*arg, "--worktree" | "-W"));
-            if staged_only && !worktree {
+            if parsed.has(Name::Short('S')) && !parsed.has(Name::Short('W')) {
                 return None;
             }
-            RESTORE.parse(rest).operands
+            parsed.operands
         }
-        "apply" => {
-            let reports = rest.iter().any(|arg| matches!(*arg, "--check" | "--stat" | "--numstat" | "--summary"));
-            if rest.contains(&"--cached") || (reports && !rest.contains(&"--apply")) {
+        _ => {
+            let reports = ["check", "stat", "numstat", "summary"].iter().any(|&name| parsed.has(Name::Long(name)));
+            if parsed.has(Name::Long("cached")) || (reports && !parsed.has(Name::Long("apply"))) {
                 return None;
             }
             return Some(Written { unknown: Some("the files its patch names".into()), ..Written::default() });
         }
-        _ => return None,
     };
     // Git matches a pathspec's wildcards across directories (`'*.ini'` is `config/app.ini` too) and
     // reads its magic (`:/`, `:(glob)…`): what it names is known to git alone.
@@ -476,6 +464,14 @@ mod tests {
         assert_eq!(of("awk", "BEGIN{print\"x\">\"f\"}"), Some((vec![], None, true)));
         assert_eq!(of("awk", "$1>2{print;next} a"), None);
         assert_eq!(of("awk", "-f prog.awk a"), None);
+        assert_eq!(of("gawk", "-e BEGIN{print\"x\">\"f\"} a"), Some((vec![], None, true)));
+        assert_eq!(of("gawk", "--source=BEGIN{print\"x\">\"f\"} a"), Some((vec![], None, true)));
+        assert_eq!(of("gawk", "-e BEGIN{} {print>\"f\"}"), None);
         assert_eq!(of("gawk", "-i inplace {print} a b"), Some((vec![(3, 0), (4, 0)], None, false)));
+        // QA (gawk 5.2): each rewrote its operand.
+        assert_eq!(of("gawk", "--include inplace {print} a"), Some((vec![(3, 0)], None, false)));
+        assert_eq!(of("gawk", "--i=inplace {print} a"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("gawk", "-iinplace {print} a"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("gawk", "-i other.awk {print} a"), None);
     }
 }

@@ -948,6 +948,8 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
         ("touch config/new.ini", "`touch` writes `config/new.ini`"),
         ("vim -es -c 'normal ihack' -c wq config/app.ini", "`vim` writes `config/app.ini`"),
         ("ex -s -c wq config/app.ini", "`ex` writes `config/app.ini`"),
+        ("gawk --include inplace '{print}' config/app.ini", "`gawk` writes `config/app.ini`"),
+        ("gawk --i=inplace '{print}' config/app.ini", "`gawk` writes `config/app.ini`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
@@ -1009,10 +1011,55 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
 fn an_awk_program_running_commands_is_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
     let unknown = |part: &str| unknown_program("Bash(rm:*)", &file, part);
-    for command in ["awk 'BEGIN{system(\"rm -rf qa\")}'", "awk '{print | \"sh\"}' src/a.rs"] {
-        assert_eq!(p.check_shell(command, &s.root), unknown("`awk`'s program, which may run commands"), "{command}");
+    for command in [
+        "awk 'BEGIN{system(\"rm -rf qa\")}'",
+        "awk '{print | \"sh\"}' src/a.rs",
+        "gawk -e 'BEGIN{system(\"rm -rf qa\")}' src/a.rs",
+    ] {
+        let part = format!("`{}`'s program, which may run commands", command.split(' ').next().unwrap());
+        assert_eq!(p.check_shell(command, &s.root), unknown(&part), "{command}");
     }
     assert_eq!(p.check_shell("awk '$1 > 2 || /x/' src/a.rs", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn a_file_an_awk_program_reads_with_getline_is_read() {
+    let (s, p, file) = qa();
+    // QA (gawk 5.2, mawk 1.3.4): each printed the file's line.
+    for (command, rule, part) in [
+        (
+            "awk '{ while ((getline line < \"qa/secret/plan.txt\") > 0) print line }' src/a.rs",
+            "Read(./qa/secret/**)",
+            "`awk` reads `qa/secret/plan.txt`",
+        ),
+        ("gawk 'BEGIN { getline < \".env\"; print }'", "Read(./.env)", "`gawk` reads `.env`"),
+        (
+            "cd qa && mawk 'BEGIN{getline v <\"secret/plan.txt\"}'",
+            "Read(./qa/secret/**)",
+            "`mawk` reads `secret/plan.txt`",
+        ),
+        // gawk's program given by `-e`/`--source` (QA: each printed it), not its first operand then.
+        ("gawk -e 'BEGIN{}' -e 'BEGIN { getline < \".env\" }' src/a.rs", "Read(./.env)", "`gawk` reads `.env`"),
+        ("gawk --so='BEGIN { getline < \".env\" }'", "Read(./.env)", "`gawk` reads `.env`"),
+        ("gawk --fie : 'BEGIN { getline < \".env\" }'", "Read(./.env)", "`gawk` reads `.env`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    // A file an expression names, or a string the shell made, is known only when it runs.
+    for (command, part) in [
+        ("awk 'BEGIN { getline < f }' f=.env", "`awk` reads `f`"),
+        ("awk 'BEGIN { getline x < d \"/plan.txt\" }'", "`awk` reads `d`"),
+        ("awk \"BEGIN { getline < \\\"$f\\\" }\"", "`awk` reads `$f`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
+    // Strings no getline reads from name nothing.
+    for command in [
+        "awk 'BEGIN { getline < \"src/a.rs\"; print \"qa/secret/plan.txt\" > \"/dev/stderr\" }'",
+        "awk '$1 < 3 { print \".env\" }' src/a.rs",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
 }
 
 #[test]
@@ -1100,6 +1147,27 @@ fn a_write_through_a_link_the_line_made_is_a_write_of_its_target() {
         p.check_shell("ln -s $d l; echo x > l/app.ini", &s.root),
         unknown_file(rule, &file, "`>` names `l/app.ini`, through the link `ln -s $d l` made")
     );
+    // A relative link copied or moved elsewhere leads from its new directory (QA: each wrote config/, the
+    // link from a/b leading to a/config); one already on disk alike.
+    for name in ["a/b/keep", "a/config/keep", "x/keep"] {
+        s.file(name);
+    }
+    std::os::unix::fs::symlink("../config", s.root.join("a/b/d")).unwrap();
+    for (command, by) in [
+        ("ln -s ../config a/b/c; cp -a a/b/c x/; echo x > x/c/app.ini", "cp -a a/b/c x/"),
+        ("ln -s ../config a/b/c; mv a/b/c x/; echo x > x/c/app.ini", "mv a/b/c x/"),
+        ("ln -sr a/config a/b/c; cp -P a/b/c x/; echo x > x/c/app.ini", "cp -P a/b/c x/"),
+        ("cp -a a/b/d x/; echo x > x/d/app.ini", "cp -a a/b/d x/"),
+        ("ln -s ../config sub/c; cp -a sub/c x/; echo x > x/c/app.ini", "cp -a sub/c x/"),
+    ] {
+        let name = if command.contains("x/d") { "x/d/app.ini" } else { "x/c/app.ini" };
+        let part = format!("`>` names `{name}`, through the link `{by}` made");
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    let absolute = format!("ln -s {}/a/config a/b/e; cp -a a/b/e x/; echo x > x/e/app.ini", s.root.display());
+    for command in ["ln -s ../config a/b/c; echo x > a/b/c/app.ini", "cp -a a/b/d x/y; echo x > x/keep", &absolute] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
     for command in
         ["ln -s sub l; echo x > l/b.txt", "ln -s config l; echo x > l2/app.ini", "ln -s config ../l; cat a.txt"]
     {
@@ -1678,14 +1746,39 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
     assert_eq!(p.check_shell("x=ls; g() { $x foo; }; x=rm; g", &s.root), unknown);
     assert_eq!(
         p.check_shell("g() { cat plan.txt; }; cd qa/secret; g", &s.root),
-        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat plan.txt`")
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `cd qa/secret`")
     );
     // Quoted, `()` is an operand.
     assert_eq!(p.check_shell("cat '()' .env", &s.root), because(deny("Read(./.env)", &file), "`cat` reads `.env`"));
     assert_eq!(
         p.check_shell("g() { cat /dev/null; cat plan.txt; }; cd qa/secret; g", &s.root),
-        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `g() { cat /dev/null`")
+        unknown_file("Read(./qa/secret/**)", &file, "`cat` reads `plan.txt` after `cd qa/secret`")
     );
+    // With no command after it that may move the line, every call runs where the definition is (QA, bash
+    // 5.2: `cd qa/secret; b() { make; }; b` read qa/secret/Makefile).
+    fs::write(s.root.join("qa/secret/Makefile"), "all:\n").unwrap();
+    for (command, part) in [
+        ("cd qa/secret; build_all() { make; }; build_all", "`make` reads `Makefile`"),
+        ("g() { cat qa/secret/plan.txt; }; g", "`cat` reads `qa/secret/plan.txt`"),
+        ("cd qa; g() { cat secret/plan.txt; }; (g)", "`cat` reads `secret/plan.txt`"),
+        ("g() { cat qa/secret/plan.txt; }; h() { g; }; h", "`cat` reads `qa/secret/plan.txt`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Read(./qa/secret/**)", &file), part), "{command}");
+    }
+    for command in ["build_all() { make; }; build_all", "g() { cat src/a.rs; }; g; g"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A command after the definition, or in the body before, may move where a later call runs.
+    for (command, part) in [
+        ("b() { make; }; pushd qa/secret; b", "`make` reads its makefile after `pushd qa/secret`"),
+        ("b() { make; }; source env.sh; b", "`make` reads its makefile after `source env.sh`"),
+        ("b() { make; cd qa/secret; }; b; b", "`make` reads its makefile after `cd qa/secret`"),
+        // Another function's body moving it, defined before or after, runs at a call of it.
+        ("z() { cd qa/secret; }; b() { make; }; z; b", "`make` reads its makefile after `z() { cd qa/secret`"),
+        ("b() { make; }; z() { cd qa/secret; }; z; b", "`make` reads its makefile after `z() { cd qa/secret`"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
+    }
 }
 
 #[test]
@@ -2224,7 +2317,7 @@ fn a_definition_a_known_variable_and_arithmetic_leave_reads_as_they_are() {
         ("f=README.md; f=.env export g=1; cat $f", "`cat` reads `$f`"),
         ("f=README.md; if true; then f=.env; fi; cat $f", "`cat` reads `$f`"),
         ("g() { cd qa/secret; }; g; cat plan.txt", "`cat` reads `plan.txt` after `g`"),
-        ("g() { :; cat plan.txt; }; cd qa/secret; g", "`cat` reads `plan.txt` after `g() { :`"),
+        ("g() { :; cat plan.txt; }; cd qa/secret; g", "`cat` reads `plan.txt` after `cd qa/secret`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
@@ -2822,11 +2915,35 @@ fn files_the_environment_names_for_git_traces_and_shell_startup_are_written_and_
     ] {
         assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
     }
-    // The shell expands the name, running a substitution in it even quoted.
-    for (command, value) in
-        [("BASH_ENV='$(rm -rf qa)' bash -c true", "$(rm -rf qa)"), ("BASH_ENV=$f bash -c true", "$f")]
-    {
-        let cause = Cause::UnknownProgram(format!("BASH_ENV={value} (a file bash runs, its name expanded)"));
+    // The shell expands the name as in double quotes, running a substitution in it even quoted on the line
+    // (QA: `BASH_ENV='$(rm victim.txt)' bash -c true` removed it): the command it runs is checked.
+    for command in [
+        "BASH_ENV='$(rm -rf qa)' bash -c true",
+        "BASH_ENV='\\\\$(rm -rf qa)' ./build.sh",
+        "export BASH_ENV='`rm -rf qa`'; bash -c true",
+        "ENV='\"$(rm -rf qa)\"' sh -i",
+    ] {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Bash(rm:*)", &file), "`rm -rf qa` matches it"),
+            "{command}"
+        );
+    }
+    // The file it names is known only then; what an escaped `$` or an assignment's value holds runs nothing.
+    for (command, value) in [
+        ("BASH_ENV='$(echo x)' bash -c true", "$(echo x)"),
+        ("BASH_ENV='\\$(rm -rf qa)' bash -c true", "\\$(rm -rf qa)"),
+    ] {
+        let cause = Cause::UnknownFile(format!("`BASH_ENV` has bash run `{value}`"));
+        let verdict = Verdict::Ask { rule: "Read(./secret/**)".into(), file: file.clone(), cause: Some(cause) };
+        assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
+    }
+    // A value the line's shell expands may hold any substitution; arithmetic may run one.
+    for (command, program) in [
+        ("BASH_ENV=$f bash -c true", "BASH_ENV=$f (a file bash runs, its name expanded)"),
+        ("BASH_ENV='$((x))' bash -c true", "x (a value evaluated as arithmetic: x)"),
+    ] {
+        let cause = Cause::UnknownProgram(program.to_string());
         let verdict = Verdict::Ask { rule: "Bash(rm:*)".into(), file: file.clone(), cause: Some(cause) };
         assert_eq!(p.check_shell(command, &s.root), verdict, "{command}");
     }
@@ -2982,13 +3099,36 @@ fn the_files_curl_and_wget_save_are_checked_against_edit_rules() {
         (format!("curl -o config/app.ini {url}"), "`curl` writes `config/app.ini`"),
         (format!("curl -so config/app.ini {url}"), "`curl` writes `config/app.ini`"),
         (format!("curl --output-dir config -O {url}"), "`curl` writes anything under `config`"),
-        (format!("curl --output-dir config -o app.ini {url}"), "`curl` writes anything under `config`"),
+        (format!("curl --output-dir config -o app.ini {url}"), "`curl` writes `config/app.ini`"),
         (format!("wget -O config/app.ini {url}"), "`wget` writes `config/app.ini`"),
         (format!("wget -qOconfig/app.ini {url}"), "`wget` writes `config/app.ini`"),
         (format!("wget -P config {url}"), "`wget` writes anything under `config`"),
         (format!("wget --directory-prefix=config {url}"), "`wget` writes anything under `config`"),
     ] {
         assert_eq!(p.check_shell(&command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    // `-o NAME` is joined to `--output-dir` as text, `..` or an absolute NAME too (QA, curl 7.88.1:
+    // `--output-dir od -o ../config/y` wrote config/y, `--output-dir od -o /abs/x` tried od//abs/x).
+    s.file("out/keep");
+    let root = s.root.display();
+    for (command, part) in [
+        (format!("curl --output-dir out -o ../config/app.ini {url}"), "`curl` writes `out/../config/app.ini`".into()),
+        (format!("curl --output-dir {root} -o /config/x {url}"), format!("`curl` writes `{root}//config/x`")),
+    ] {
+        assert_eq!(p.check_shell(&command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    // Each group `--next` starts has its own (QA: `--output-dir n1 -o c URL -: --output-dir n2 -o d URL` wrote
+    // n1/c and n2/d; `--output-dir n1 -o a URL --next -o b URL` wrote b where it ran).
+    for (command, part) in [
+        (format!("curl --output-dir out -o a {url} --next -o config/app.ini {url}"), "`curl` writes `config/app.ini`"),
+        (format!("curl --output-dir config -o x {url} -: --output-dir out -o y {url}"), "`curl` writes `config/x`"),
+    ] {
+        assert_eq!(p.check_shell(&command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    for command in
+        [format!("curl --output-dir . -o out/x {url}"), format!("curl --output-dir /tmp -o {root}/config/x {url}")]
+    {
+        assert_eq!(p.check_shell(&command, &s.root), Verdict::Allow, "{command}");
     }
     // A name the URL or server gives, directly in its directory: asked about where a rule may cover one there.
     let named_later = "`wget` writes a file in its working directory named only when it runs";
@@ -3052,4 +3192,63 @@ fn links_copied_as_links_or_made_into_a_target_directory_are_followed() {
     }
     // Without -r or -P cp copies what the link leads to: a directory, not copied.
     assert_eq!(p.check_shell("ln -s config c; cp c d; echo x > d/app.ini", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn git_options_cut_short_are_read_as_git_reads_them() {
+    // Git's parse-options takes a prefix of a long option that is its alone (QA, git 2.47: `git restore
+    // --staged --work f` put f back, `git apply --check --appl p.diff` applied it, `git grep --untr x`
+    // searched an untracked file; `git restore --s f` is refused as ambiguous).
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)", "Read(./.env)"]}"#));
+    for name in ["config/app.ini", "src/a.rs", ".env"] {
+        s.file(name);
+    }
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "config", "src"]);
+    let p = s.load();
+    let file = s.project_file();
+    let written = because(deny("Edit(./config/**)", &file), "`git` writes `config/app.ini`");
+    for command in [
+        "git restore --staged --work config/app.ini",
+        "git restore --st -W config/app.ini",
+        "git restore -SW config/app.ini",
+        "git restore --s config/app.ini",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), written, "{command}");
+    }
+    for (command, part) in [
+        ("git checkout --pathspec-fr=list.txt", "`git` writes the paths its pathspec file names"),
+        ("git restore --pathspec-from=list.txt", "`git` writes the paths its pathspec file names"),
+        ("git apply --check --appl /tmp/p.diff", "`git` writes the files its patch names"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Edit(./config/**)", &file, part), "{command}");
+    }
+    let untracked =
+        format!("`git grep` reads everything under its working directory {}, .env among it", s.root.display());
+    for command in ["git grep --untr x", "git grep -A 2 --u x", "git grep --no-ind x"] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Read(./.env)", &file), &untracked), "{command}");
+    }
+    // Staged only, a report, the index alone: nothing in the work tree is written; `--batch-c` is ambiguous.
+    for command in [
+        "git restore --stag config/app.ini",
+        "git apply --chec /tmp/p.diff",
+        "git apply --cach /tmp/p.diff",
+        "git grep --max-d 1 x src",
+        "git cat-file --batch-c",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // An object named on its input may be any tracked file.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./config/**)"]}"#));
+    s.file("config/app.ini");
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "config"]);
+    let part = format!(
+        "`git cat-file` reads the files git tracks under its working directory {}, config/app.ini among it",
+        s.root.display()
+    );
+    let verdict = because(deny("Read(./config/**)", &s.project_file()), &part);
+    assert_eq!(s.load().check_shell("git cat-file --batch-comm", &s.root), verdict);
 }

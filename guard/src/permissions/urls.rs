@@ -48,6 +48,7 @@ const CURL: Spec = Spec {
         long("remote-name-all", "remote-name-", false, None),
         long("dump-header", "du", true, Some('D')),
         long("cookie-jar", "cookie-", true, Some('c')),
+        long("next", "nex", false, Some(':')),
     ],
 };
 const WGET: Spec = Spec {
@@ -107,10 +108,14 @@ pub(crate) fn option_files(program: &str, args: &[&str]) -> Vec<(usize, String)>
 
 /// What `program` (one of [`FETCHERS`]) saves: the files its options name
 /// (curl's `-o`, `-D`, `-c`; wget's `-O`, `-o`, `-a`; not `-`, its
-/// output), anything under curl's `--output-dir` or wget's `-P` when it
-/// saves there, else with a name the URL or server gives (curl's `-O`,
-/// wget without `-O`) a file in its working directory named only when it
-/// runs, or anything under it (wget's `-r`, `-m`).
+/// output; curl's `-o NAME` with `--output-dir DIR` writes `DIR/NAME`,
+/// `..` or an absolute NAME too: curl 7.88 joins them as text; past a
+/// `--next` each group has its own, so each name is checked as given and
+/// in each directory), anything under curl's `--output-dir` when `-O`
+/// saves there or wget's `-P`, else
+/// with a name the URL or server gives (curl's `-O`, wget without `-O`) a
+/// file in its working directory named only when it runs, or anything
+/// under it (wget's `-r`, `-m`).
 pub(crate) fn saved(program: &str, args: &[&str]) -> Option<Written> {
     let spec = if program == "curl" { &CURL } else { &WGET };
     let parsed = spec.parse(args);
@@ -123,12 +128,14 @@ pub(crate) fn saved(program: &str, args: &[&str]) -> Option<Written> {
         let named = parsed.values(Name::Short('o'));
         let remote = parsed.has(Name::Short('O')) || parsed.has(Name::Long("remote-name-all"));
         written.targets = values(&['D', 'c']);
-        match parsed.values(Name::Long("output-dir")).pop() {
-            Some(dir) if remote || !named.is_empty() => written.under = Some(vec![dir]),
-            _ => {
-                written.targets.extend(named.into_iter().filter(not_output));
-                written.unnamed_in_cwd = remote;
-            }
+        let named: Vec<Part> = named.into_iter().filter(not_output).collect();
+        let dirs = parsed.values(Name::Long("output-dir"));
+        let groups = parsed.has(Name::Short(':'));
+        written.joined = dirs.iter().flat_map(|&dir| named.iter().map(move |&name| (dir, name))).collect();
+        written.under = (remote && !dirs.is_empty()).then(|| dirs.clone());
+        if dirs.is_empty() || groups {
+            written.targets.extend(named);
+            written.unnamed_in_cwd = remote;
         }
     } else {
         let document = parsed.values(Name::Short('O'));
@@ -144,7 +151,8 @@ pub(crate) fn saved(program: &str, args: &[&str]) -> Option<Written> {
             }
         }
     }
-    let writes = !written.targets.is_empty() || written.under.is_some() || written.unnamed_in_cwd;
+    let writes =
+        !written.targets.is_empty() || written.under.is_some() || written.unnamed_in_cwd || !written.joined.is_empty();
     writes.then_some(written)
 }
 

@@ -256,7 +256,12 @@ impl Variables {
     /// Whether `program` may set any variable of the shell it runs in, and
     /// change its directory: `source`, `.`, or a function the line defines.
     pub(crate) fn may_set_anything(&self, program: &str) -> bool {
-        ANY.contains(&program) || self.functions.contains(program)
+        ANY.contains(&program) || self.defines_function(program)
+    }
+
+    /// Whether `name` is a function the line defines.
+    pub(crate) fn defines_function(&self, name: &str) -> bool {
+        self.functions.contains(name)
     }
 
     /// Whether `program`, run in `env`, is the program of that name as far

@@ -34,6 +34,10 @@ pub(crate) struct Written {
     /// It writes a file in its working directory whose name is known only
     /// when it runs (`wget URL`: the URL's or server's).
     pub(crate) unnamed_in_cwd: bool,
+    /// Files named by a word inside the directory another names, the two
+    /// joined as text (curl's `-o NAME` under `--output-dir DIR` is
+    /// `DIR/NAME`, an absolute NAME too): (directory, name).
+    pub(crate) joined: Vec<(Part, Part)>,
 }
 
 /// The end of a word that names a file: the whole word (`from` 0), or the
