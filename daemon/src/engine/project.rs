@@ -108,6 +108,17 @@ impl Scope {
             _ => Err(e),
         });
         let real = real.map_err(|e| match e.kind() {
+            // A link whose target is gone is listed by ls, glob and tree: "no such file" would
+            // contradict them.
+            std::io::ErrorKind::NotFound
+                if let Some(target) = dangling(&joined).or_else(|| dangling(&from_root()?)) =>
+            {
+                EngineError::not_found(format!(
+                    "{input} is a symbolic link to {}, which does not exist: read its target once it is there, or \
+                     fix the link",
+                    target.display()
+                ))
+            }
             std::io::ErrorKind::NotFound if from_root().is_some() => EngineError::not_found(format!(
                 "no such file: {input} (resolved against {} and the project root {})",
                 self.cwd.display(),
@@ -223,6 +234,12 @@ pub struct Opened {
     pub real: PathBuf,
 }
 
+/// The target of `path` when it is a symbolic link whose target does not exist.
+fn dangling(path: &Path) -> Option<PathBuf> {
+    let target = std::fs::read_link(path).ok()?;
+    (!path.exists()).then_some(target)
+}
+
 /// The project a directory belongs to: its nearest ancestor (itself
 /// included) that is a git repository, else the directory itself.
 pub fn project_of(dir: &Path) -> PathBuf {
@@ -276,6 +293,25 @@ mod tests {
         let cwd = d.path().join("repo/src").canonicalize().unwrap();
         let scope = Scope::new(cwd.to_str().unwrap(), None, &[]).unwrap();
         (d, scope)
+    }
+
+    /// ctx_tree and ls list a link whose target is gone; reading it said only "no such file".
+    #[test]
+    fn a_link_whose_target_is_gone_is_named_as_one() {
+        let (d, scope) = project();
+        std::os::unix::fs::symlink("../nowhere/gone.lua", d.path().join("repo/src/dangling.lua")).unwrap();
+        let error = scope.resolve_existing("dangling.lua").unwrap_err();
+        assert_eq!(error.kind, ErrorKind::NotFound);
+        assert_eq!(
+            error.message,
+            "dangling.lua is a symbolic link to ../nowhere/gone.lua, which does not exist: read its target once it \
+             is there, or fix the link"
+        );
+        // From the project root's relative path too, as other reads resolve there.
+        std::os::unix::fs::symlink("gone.txt", d.path().join("repo/top.txt")).unwrap();
+        let error = scope.resolve_existing("top.txt").unwrap_err();
+        assert!(error.message.starts_with("top.txt is a symbolic link to gone.txt, "), "{}", error.message);
+        assert!(scope.resolve_existing("missing.rs").unwrap_err().message.starts_with("no such file: missing.rs"));
     }
 
     #[test]
