@@ -11,7 +11,7 @@ use lean_ctx_proto::v1::{
 };
 use serde_json::{Value, json};
 
-use super::related::{def_json, optional_def_json, render_ambiguous, render_partial};
+use super::related::{Choose, def_json, optional_def_json, render_ambiguous, render_partial};
 use super::{Answer, Result, Surface};
 use crate::backend::Backend;
 
@@ -119,8 +119,8 @@ fn render(
     render_partial(&mut text, out.complete);
     let source = source.map_or(String::new(), |s| format!(", {s}"));
     let choose = match surface {
-        Surface::Cli => "--file PATH or Type::name",
-        Surface::Mcp => "file=PATH or symbol=Type::name",
+        Surface::Cli => Choose { by_file: "--file PATH", by_name: "Type::name" },
+        Surface::Mcp => Choose { by_file: "file=PATH", by_name: "symbol=Type::name" },
     };
     if !out.ambiguous.is_empty() {
         render_ambiguous(&mut text, &out.ambiguous, choose);
@@ -198,7 +198,11 @@ fn render(
         }
     }
     if out.truncated {
-        let _ = writeln!(text, "[more call sites than shown; narrow with a lower depth or {choose}]");
+        let _ = writeln!(
+            text,
+            "[more call sites than shown; narrow with a lower depth, {} or {}]",
+            choose.by_file, choose.by_name
+        );
     }
     if !out.note.is_empty() {
         let _ = writeln!(text, "note: {}", out.note.replace('\n', "\nnote: "));
@@ -339,6 +343,17 @@ mod tests {
             "the symbol names 2 definitions; choose one with file=PATH or symbol=Type::name:\n  a.py:1 load (fn)\n  \
              b.py:7 Store::load (fn)\n"
         );
+        // Definitions of one name are told apart by their files alone.
+        let out = CallgraphResponse {
+            ambiguous: vec![
+                def("src/lib.rs", 523, "VersionReq::matches"),
+                def("tests/node/mod.rs", 13, "VersionReq::matches"),
+            ],
+            complete: true,
+            ..Default::default()
+        };
+        let text = render(&out, CallgraphAction::Trace, 1, None, Surface::Mcp);
+        assert!(text.starts_with("the symbol names 2 definitions; choose one with file=PATH:\n"), "{text}");
         // A name defined thousands of times lists the first thirty and counts the rest.
         let many = CallgraphResponse {
             ambiguous: (1..=7151).map(|i| def(&format!("gen/m{i}.py"), 1, "helper_0")).collect(),

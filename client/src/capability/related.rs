@@ -130,8 +130,13 @@ pub(crate) fn render_note(text: &mut String, note: &str) {
 const AMBIGUOUS_LISTED: usize = 30;
 
 /// The definitions to choose from (the first [`AMBIGUOUS_LISTED`], then how many more), and how
-/// to choose (`choose`: the surface's own parameters).
-pub(crate) fn render_ambiguous(text: &mut String, ambiguous: &[CodeDefinition], choose: &str) {
+/// to choose (`choose`: the surface's own parameters, by file or by name). Definitions that all
+/// have one name (`VersionReq::matches` in src/lib.rs and in tests/node/mod.rs) are told apart by
+/// their files only: naming the type again would choose nothing.
+pub(crate) fn render_ambiguous(text: &mut String, ambiguous: &[CodeDefinition], choose: Choose) {
+    let one_name = ambiguous.windows(2).all(|pair| pair[0].name == pair[1].name);
+    let choose =
+        if one_name { choose.by_file.to_string() } else { format!("{} or {}", choose.by_file, choose.by_name) };
     let _ = writeln!(text, "the symbol names {} definitions; choose one with {choose}:", ambiguous.len());
     for d in ambiguous.iter().take(AMBIGUOUS_LISTED) {
         let _ = writeln!(text, "  {}:{} {} ({})", d.file, d.line, d.name, d.kind);
@@ -141,12 +146,20 @@ pub(crate) fn render_ambiguous(text: &mut String, ambiguous: &[CodeDefinition], 
     }
 }
 
+/// How an answer about a name defined more than once says to choose one of its definitions.
+#[derive(Clone, Copy)]
+pub(crate) struct Choose {
+    pub by_file: &'static str,
+    pub by_name: &'static str,
+}
+
 /// How a related-files or impact answer chooses among a name's definitions.
-pub(crate) fn choose_by_path(surface: Surface) -> &'static str {
-    match surface {
-        Surface::Cli => "PATH::SYMBOL or Type::name",
-        Surface::Mcp => "path=FILE::SYMBOL or Type::name",
-    }
+pub(crate) fn choose_by_path(surface: Surface) -> Choose {
+    let by_file = match surface {
+        Surface::Cli => "PATH::SYMBOL",
+        Surface::Mcp => "path=FILE::SYMBOL",
+    };
+    Choose { by_file, by_name: "Type::name" }
 }
 
 pub(crate) fn resolution_name(resolution: lean_ctx_proto::v1::Resolution) -> &'static str {
