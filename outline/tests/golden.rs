@@ -2476,6 +2476,30 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     }
 }
 
+/// A PHP enum's cases are listed on its line as a Rust enum's variants are (`enum Level: int {
+/// Debug, Info, … }`), and a trait use as its statement, its adaptations on its line (QA: monolog's
+/// `case Debug = 100;` and `use FormattableHandlerTrait { … }` were in neither view). A `case` of
+/// a method's `switch` is no enum's, and a file's `use` is an import.
+#[test]
+fn keyword_outline_lists_php_enum_cases_and_trait_uses() {
+    let php = check_text("Level.php", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &php,
+        &[
+            "10-47 enum Level: int { Debug, Info, Notice, Warning, Error, Critical, Alert, Emergency }",
+            " 31-38 public static function fromName(string $name): self",
+            "49-53 enum Channel { App, Security }",
+            " 57 use ProcessableHandlerTrait",
+            " 58-61 use FormattableHandlerTrait, LoggerAwareTrait { getFormatter as protected baseFormatter; \
+             FormattableHandlerTrait::setFormatter insteadof LoggerAwareTrait; }",
+            " 63-71 public function handle(LogRecord $record): bool",
+            " 78 use ResettableTrait",
+            " 80 protected int $bufferSize = 0",
+        ],
+    );
+    assert!(!php.contains("LogLevel;") && !php.contains("Level::Debug"), "{php}");
+}
+
 /// Lua's functions held by tables are listed under the table they are members of: a table
 /// constructor's (at the file's level or in a function, a metatable's too), a field's set in a
 /// function (`r.format = function`), and a returned table's as the file's or the function's own;

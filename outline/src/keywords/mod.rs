@@ -22,6 +22,7 @@ mod one_line_body;
 mod perl;
 mod php;
 mod shell;
+mod type_members;
 mod typed;
 
 use embedded_text::text_lines;
@@ -29,6 +30,7 @@ use general::{assigned_function, keyword_definition};
 use perl::{constant_entry, constant_lists, perl_constant};
 use php::is_anonymous_class;
 use shell::shell_function;
+use type_members::type_member;
 use typed::typed_constructor;
 
 use crate::model::{Definition, Kind};
@@ -121,7 +123,13 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             _ if in_type => lua::Place::File,
             _ => lua::Place::Body,
         };
-        let found_here = if constants[index] {
+        // A type's member no keyword starts (an enum's case, PHP's trait use), with its signature.
+        let member = parent
+            .filter(|_| family == Family::General)
+            .and_then(|parent| type_member(&lines, index, found[parent].2.kind));
+        let found_here = if let Some((kind, name, _)) = &member {
+            Some((*kind, name.clone(), Table::No))
+        } else if constants[index] {
             constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
         } else if family == Family::Lua {
             lua::definition(line.trim(), place)
@@ -145,10 +153,11 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         // A value written over the next lines (`const MAP = [`) is left out with its bracket, a
         // table's constructor (`setmetatable({}, {`) with it: its functions follow. A table given
         // to a call whose result is not kept is named by the call, as written.
-        let signature = match (table, line.split_once('=')) {
-            (Table::Named, Some((target, _))) => signature_line(target),
-            (Table::Named, None) => name.clone(),
-            _ => head_signature(head.trim_end_matches('[').trim_end(), kind, family),
+        let signature = match (member, table, line.split_once('=')) {
+            (Some((_, _, signature)), _, _) => signature,
+            (None, Table::Named, Some((target, _))) => signature_line(target),
+            (None, Table::Named, None) => name.clone(),
+            (None, ..) => head_signature(head.trim_end_matches('[').trim_end(), kind, family),
         };
         let mut definition = Definition {
             kind,
