@@ -793,19 +793,21 @@ fn js_and_ts_views(source: &str) -> (String, String) {
 /// An exported `let` or `var` is the module's API whatever its value, as an exported `const` is;
 /// each name of a declaration of several is listed. One not exported is listed too, as a `const`
 /// is (true-myth's `let NOTHING`, its functions' shared value, was in no view nor search), and
-/// one without a value; one in a function or a block is that code's own state.
+/// one without a value; one in a function or a block is that code's own state. A declaration's
+/// declarators are written as JavaScript writes them, separated by commas (QA: `let E, F = 5`
+/// was shown as `let E; F = 5`, a declaration and an assignment to an undeclared `F`).
 #[test]
 fn javascript_exported_let_and_var() {
     let (signatures, map) = js_and_ts_views(
         "export let counter = 0;\nexport var legacy = 1;\nexport let a = 1, b = 2;\nlet hidden = 3;\n\
-         export function named() { let local = 1; }\nvar C = 3;\nlet D;\nif (x) { var inner = 1; }\n",
+         export function named() { let local = 1; }\nvar C = 3;\nlet D;\nif (x) { var inner = 1; }\nlet E, F = 5;\n",
     );
     assert_eq!(
         signatures,
-        "1 export let counter = 0\n2 export var legacy = 1\n3 export let a = 1; b = 2\n4 let hidden = 3\n\
-         5 export function named()\n6 var C = 3\n7 let D\n"
+        "1 export let counter = 0\n2 export var legacy = 1\n3 export let a = 1, b = 2\n4 let hidden = 3\n\
+         5 export function named()\n6 var C = 3\n7-9 let D, E, F = 5\n"
     );
-    assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n4 var hidden\n5 fn named\n6 var C\n7 var D\n");
+    assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n4 var hidden\n5 fn named\n6 var C\n7-9 var D, E, F\n");
 }
 
 /// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
