@@ -29,8 +29,8 @@ fn all_names(items: &[Definition], names: &mut Vec<String>) {
 /// planted name was found and appears in both views.
 fn check(relative: &str, language: Language, planted: &[&str]) -> Views {
     let path = fixture_path(relative);
-    assert_eq!(Language::from_path(&path), Some(language), "language of {relative}");
     let source = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(Language::detect(&path, &source), Some(language), "language of {relative}");
     let outline = outline(language, &source);
     assert_eq!(outline.degraded, None, "{relative} fell back to the heuristic outline");
 
@@ -2270,8 +2270,9 @@ fn typescript_long_type_alias_keeps_its_name_whole() {
 /// The outline of a text file under `tests/fixtures/text/`, compared with `<stem>.outline.txt`.
 fn check_text(name: &str, format: TextFormat) -> String {
     let path = fixture_path(&format!("text/{name}"));
-    assert_eq!(TextFormat::from_path(&path), format, "format of {name}");
-    let view = render_text_outline(format, &std::fs::read_to_string(&path).unwrap()).text;
+    let source = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(TextFormat::detect(&path, &source), format, "format of {name}");
+    let view = render_text_outline(format, &source).text;
     let golden = path.with_file_name(format!("{}.outline.txt", path.file_stem().unwrap().to_str().unwrap()));
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&golden, &view).unwrap();
@@ -2327,6 +2328,18 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     let names: Vec<&str> = shell.lines().skip(1).collect();
     // Two functions alike but for the name share a line, as everywhere.
     assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
+}
+
+/// A script without an extension is read by the interpreter its `#!` line names (`bin/thor`'s
+/// `#!/usr/bin/env ruby` is Ruby, `#!/usr/bin/env bash` shell): its path said nothing, and its
+/// signatures and map were a head of its text.
+#[test]
+fn scripts_without_an_extension_are_read_by_their_shebang() {
+    assert_eq!(Language::from_path(&fixture_path("ruby/thor")), None);
+    check("ruby/thor", Language::Ruby, &["Release", "CLI", "self.exit_on_failure?", "cut", "run_git"]);
+    assert_eq!(TextFormat::from_path(&fixture_path("text/release")), TextFormat::Plain);
+    let shell = check_text("release", TextFormat::Code(KeywordFamily::Shell));
+    shows_lines(&shell, &["7-14 {usage, build}()", "16-19 function publish", "21-25 main()"]);
 }
 
 /// A function's head ends at its signature: the body written on its line (`= x + 1`, `= ???`,

@@ -249,7 +249,7 @@ impl Reader {
         let masked_file = masked.as_ref().map(|m| Loaded { text: Arc::from(m.text.as_str()), ..loaded.clone() });
         let file = masked_file.as_ref().unwrap_or(loaded);
         let shown = scope.display(&file.path);
-        let language = outline_view::language_of(&file.path);
+        let language = outline_view::language_of(&file.path, &file.text);
         let file_tokens = tokens.count(&file.text);
         let held = self.deliveries.held(session, &file.path);
         // Outlines of a masked text are cached apart from the file's own, so turning redaction
@@ -487,7 +487,7 @@ impl Reader {
                         // Prose: its headings, or its head with a note that
                         // says how much was left out; a small file whole.
                         // (`aggressive` of text is resolved by `aggressive_text`.)
-                        let format = lean_ctx_outline::TextFormat::from_path(std::path::Path::new(shown));
+                        let format = lean_ctx_outline::TextFormat::detect(std::path::Path::new(shown), &file.text);
                         let view = lean_ctx_outline::render_text_outline(format, &file.text);
                         Rendered {
                             text: view.text,
