@@ -331,11 +331,13 @@ pub(crate) enum Table {
 }
 
 /// Whether `line` only opens or closes what a definition's head began: a bracket first (`{` on a
-/// line of its own, `}`, `) {`, `]`) or a block's `end`. Such a line neither ends a definition
-/// nor starts one.
+/// line of its own, `}`, `) {`, `]`) or a block's `end`, whatever closes after it (`end)`,
+/// `end},SMT)`: a Lua function's last line in a table given to a call). Such a line neither ends
+/// a definition nor starts one.
 fn is_bracket_line(line: &str) -> bool {
     let trimmed = line.trim_start();
-    trimmed.starts_with([')', ']', '}', '{']) || trimmed.split([' ', ';', ')', '.', ',']).next() == Some("end")
+    trimmed.starts_with([')', ']', '}', '{'])
+        || trimmed.split([' ', ';', ')', ']', '}', '.', ',']).next() == Some("end")
 }
 
 /// The width of a line's leading whitespace, a tab counting as four.
@@ -455,6 +457,25 @@ mod tests {
         assert_eq!(
             outline(elixir, Family::General),
             ["1-4 Module App.Repo", " 2-2 Function get", " 3-3 Function check"]
+        );
+    }
+
+    /// A Lua table's function whose `end` closes the table and the call it is given to on its
+    /// line (`end},SMT)`, `end})`) runs to that line: it ended on the line before, `end}` read as
+    /// code after it.
+    #[test]
+    fn a_lua_function_ends_on_the_line_that_closes_its_table() {
+        let lua = "local Stack = class({\n  push = function(self, v)\n    self[#self + 1] = v\n  end},SMT)\n\n\
+                   local Queue = setmetatable({}, {\n  __index = function(self, key)\n    return rawget(self, 1)\n  end})\n\nfunction M.size(t)\nend\n";
+        assert_eq!(
+            outline(lua, Family::Lua),
+            [
+                "1-4 Table Stack",
+                " 2-4 Function push",
+                "6-9 Table Queue",
+                " 7-9 Function __index",
+                "11-12 Function M.size"
+            ]
         );
     }
 
