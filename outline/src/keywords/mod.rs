@@ -99,7 +99,25 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     let mut open: Vec<usize> = Vec::new();
     let text = text_lines(&lines);
     let constants = if family == Family::General { constant_lists(&lines) } else { vec![false; lines.len()] };
+    // Lines that close a Lua table and open another with functions on the line.
+    let mut entry_lines = vec![false; lines.len()];
     for (index, line) in lines.iter().enumerate() {
+        let entries = match family == Family::Lua && !text[index] && line.len() <= MAX_LINE && is_bracket_line(line) {
+            true => lua::closing_line_entries(line),
+            false => Vec::new(),
+        };
+        if !entries.is_empty() {
+            // The table's owner: the innermost definition open no deeper than the line, a table.
+            let indent = indentation(line);
+            let within = open.iter().rposition(|&at| found[at].0 <= indent).map_or(0, |at| at + 1);
+            let owner = within.checked_sub(1).map(|at| open[at]).filter(|&owner| found[owner].3 != Table::No);
+            if let Some(owner) = owner.filter(|_| within < MAX_NESTING) {
+                open.truncate(within);
+                entry_lines[index] = true;
+                push_entries(&mut found, &mut open, owner, &lines, index, entries);
+            }
+            continue;
+        }
         if text[index] || line.len() > MAX_LINE || line.trim().is_empty() || is_bracket_line(line) {
             continue;
         }
@@ -182,10 +200,11 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         open.push(owner);
         found.push((indent, parent, definition, table));
         if family == Family::Lua && table != Table::No && open.len() < MAX_NESTING {
-            push_head_entries(&mut found, &mut open, owner, &lines, index, place);
+            let entries = lua::head_entries(lines[index].trim(), place);
+            push_entries(&mut found, &mut open, owner, &lines, index, entries);
         }
     }
-    set_ends(&mut found, &lines, &text);
+    set_ends(&mut found, &lines, &text, &entry_lines);
     // Children after their parents in `found`: moved into them from the last one back, so each
     // list is gathered last first and turned round when its owner's turn comes. A table is
     // listed for the functions it holds: one without is left out, and an unnamed one's
@@ -209,20 +228,21 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     roots
 }
 
-/// The functions of the Lua table `found[owner]` written on its line `lines[index]` ([`lua::head_entries`]),
-/// as its members. One whose body ends on the line is that line, and is indented past any line,
+/// The functions of the Lua table `found[owner]` written on line `lines[index]`, its own
+/// ([`lua::head_entries`]) or one that closes a table and opens another
+/// ([`lua::closing_line_entries`]), as its members. One whose body ends on the line is that line, and is indented past any line,
 /// so that the next line ends it; the last, whose body goes on below, stays open, indented as the
 /// line where its body closes (its `end,` among the table's next entries), which ends it.
-fn push_head_entries(
+fn push_entries(
     found: &mut Vec<(usize, Option<usize>, Definition, Table)>,
     open: &mut Vec<usize>,
     owner: usize,
     lines: &[&str],
     index: usize,
-    place: lua::Place,
+    entries: Vec<lua::HeadEntry>,
 ) {
-    let number = found[owner].2.start_line;
-    for entry in lua::head_entries(lines[index].trim(), place) {
+    let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+    for entry in entries {
         let definition = Definition {
             kind: Kind::Function,
             name: entry.key,
@@ -295,7 +315,15 @@ fn head_signature(head: &str, kind: Kind, family: Family) -> String {
 /// only close something (`}`, `) {`, `end`), less the blank lines and the closing lines of its
 /// enclosing definitions (indented less) before that. A declaration that opens no block
 /// (`package a.b`, `namespace App;`) is its line.
-fn set_ends(found: &mut [(usize, Option<usize>, Definition, Table)], lines: &[&str], text: &[bool]) {
+///
+/// A line that closes a Lua table and opens another with functions (`entry_lines`) ends what is
+/// deeper than it, as a definition's line does, not the table it stays in.
+fn set_ends(
+    found: &mut [(usize, Option<usize>, Definition, Table)],
+    lines: &[&str],
+    text: &[bool],
+    entry_lines: &[bool],
+) {
     for (indent, _, definition, _) in found.iter_mut() {
         let start = definition.start_line;
         let head = lines[start as usize - 1].trim_end();
@@ -306,7 +334,11 @@ fn set_ends(found: &mut [(usize, Option<usize>, Definition, Table)], lines: &[&s
         }
         let next = (start as usize..lines.len()).find(|&at| {
             let line = lines[at];
-            !text[at] && !line.trim().is_empty() && indentation(line) <= *indent && !is_bracket_line(line)
+            let ends = match entry_lines[at] {
+                true => indentation(line) < *indent,
+                false => indentation(line) <= *indent && !is_bracket_line(line),
+            };
+            !text[at] && !line.trim().is_empty() && ends
         });
         let mut end = next.unwrap_or(lines.len());
         while end > start as usize {
@@ -476,6 +508,19 @@ mod tests {
                 " 7-9 Function __index",
                 "11-12 Function M.size"
             ]
+        );
+    }
+
+    /// A function on a line that closes a table and opens the next argument's (`}, { __index =
+    /// function(_, key)`, a metatable) is its owner's, as the first table's are, and ends the
+    /// function before it: it was in neither view, and `open` ran on to the call's end.
+    #[test]
+    fn a_lua_function_on_a_tables_closing_line_is_listed() {
+        let lua = "local handlers = setmetatable({\n  open = function(path)\n    return io.open(path)\n  end,\n\
+                   }, { __index = function(_, key)\n    return nil\n  end })\n\nfunction M.size(t)\nend\n";
+        assert_eq!(
+            outline(lua, Family::Lua),
+            ["1-7 Table handlers", " 2-4 Function open", " 5-7 Function __index", "9-10 Function M.size"]
         );
     }
 
