@@ -68,9 +68,9 @@ impl Language {
 
     /// [`Language::from_path`], or for a script whose path says nothing of its language
     /// (`bin/thor`, see [`crate::reads_shebang`]), the language of the interpreter its `#!` line
-    /// names (only the first line of `source` is read) (`#!/usr/bin/env ruby`,
-    /// `#!/usr/bin/env -S python3 -u`). What reads a file's text uses this, so that its views,
-    /// its symbols and its graph facts come from one reading.
+    /// names: `#!/usr/bin/env ruby`, `#!/usr/bin/env -S python3 -u`. Only the first line of
+    /// `source` is read. What reads a file's text uses this, so that its views, its symbols and
+    /// its graph facts come from one reading.
     pub fn detect(path: &Path, source: &str) -> Option<Language> {
         Language::from_path(path).or_else(|| shebang::script_extension(path, source).and_then(Language::from_extension))
     }
