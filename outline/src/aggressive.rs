@@ -101,7 +101,10 @@ fn drop_comments(source: &str, regions: &[Region], directives: &[&str]) -> (Stri
         // A line comment may own its newline; the line break is code, not comment.
         let body = if region.comment { raw.trim_end_matches(['\n', '\r']) } else { raw };
         position = region.start + body.len();
-        if !region.comment || directives.iter().any(|d| body.starts_with(d)) {
+        // A first line's `#!` names the interpreter that runs the file (`#!/bin/bash`,
+        // `#!/usr/bin/env -S python3 -u`): what it says is no comment, whatever the grammar calls it.
+        let shebang = region.start == 0 && body.starts_with("#!");
+        if !region.comment || shebang || directives.iter().any(|d| body.starts_with(d)) {
             push(&mut text, body, true);
             continue;
         }

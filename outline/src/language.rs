@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use crate::shebang;
+
 /// A source language with a tree-sitter grammar behind it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
@@ -61,8 +63,21 @@ impl Language {
             "Rakefile" | "Gemfile" | "Guardfile" | "Podfile" => return Some(Language::Ruby),
             _ => {}
         }
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        Some(match ext.as_str() {
+        Language::from_extension(&path.extension()?.to_str()?.to_ascii_lowercase())
+    }
+
+    /// [`Language::from_path`], or for a script whose path says nothing of its language
+    /// (`bin/thor`, see [`crate::reads_shebang`]), the language of the interpreter its `#!` line
+    /// names: `#!/usr/bin/env ruby`, `#!/usr/bin/env -S python3 -u`. Only the first line of
+    /// `source` is read. What reads a file's text uses this, so that its views, its symbols and
+    /// its graph facts come from one reading.
+    pub fn detect(path: &Path, source: &str) -> Option<Language> {
+        Language::from_path(path).or_else(|| shebang::script_extension(path, source).and_then(Language::from_extension))
+    }
+
+    /// The language of files with the lowercase extension `ext`.
+    fn from_extension(ext: &str) -> Option<Language> {
+        Some(match ext {
             "rs" => Language::Rust,
             "py" | "pyi" | "pyw" => Language::Python,
             "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,

@@ -26,6 +26,7 @@ mod prose;
 mod re_exports;
 mod recover;
 mod render;
+mod shebang;
 mod text;
 mod unclosed;
 mod unparsed;
@@ -36,6 +37,7 @@ pub use language::Language;
 pub use model::{Definition, Import, Kind, Outline, UnlistedKeys, qualifying_name};
 pub use prose::{TextFormat, TextOutline, render_text_outline};
 pub use render::{lists_definitions, render_map, render_signatures};
+pub use shebang::reads_shebang;
 /// The tree-sitter types a caller of [`outline_and_tree`] queries the tree with.
 pub use tree_sitter;
 
@@ -108,12 +110,16 @@ pub fn aggressive(language: Language, source: &str) -> String {
 }
 
 /// The aggressive view of a file in a language without a grammar here (PHP, Kotlin, Swift,
-/// Scala, Dart, Groovy, Lua, shell), known by its path's extension: its comments, blank lines,
-/// trailing whitespace and inner runs of spaces removed, strings, heredocs and PHP's text
-/// outside its tags kept byte for byte. `Err` says why nothing was removed: no comment syntax
-/// known for the extension, or a string or comment the scan could not see the end of.
+/// Scala, Dart, Groovy, Lua, shell), known by its path's extension or, a script's whose path says
+/// nothing, by its `#!` line: its comments, blank lines, trailing whitespace and inner runs of
+/// spaces removed, strings, heredocs and PHP's text outside its tags kept byte for byte. `Err`
+/// says why nothing was removed: no comment syntax known for the extension, or a string or
+/// comment the scan could not see the end of.
 pub fn aggressive_without_grammar(path: &std::path::Path, source: &str) -> Result<String, String> {
-    let extension = path.extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    let extension = match shebang::script_extension(path, source) {
+        Some(interpreter) => interpreter.to_string(),
+        None => path.extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase).unwrap_or_default(),
+    };
     parse::contained(|| aggressive::without_grammar(&extension, source))
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::extract::markup::{Heading, nest};
 use crate::keywords::{Family, keyword_outline};
+use crate::shebang;
 use crate::text::collapse;
 use crate::{Language, outline, render};
 
@@ -35,7 +36,20 @@ impl TextFormat {
     /// By extension (case-insensitive); anything unknown is [`TextFormat::Plain`].
     pub fn from_path(path: &Path) -> TextFormat {
         let extension = path.extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase);
-        match extension.as_deref() {
+        TextFormat::from_extension(extension.as_deref())
+    }
+
+    /// [`TextFormat::from_path`], or for a script whose path says nothing of how it is read
+    /// (`bin/deploy`), the format of the interpreter its `#!` line names (`#!/bin/bash` is shell).
+    pub fn detect(path: &Path, source: &str) -> TextFormat {
+        match shebang::script_extension(path, source) {
+            Some(extension) => TextFormat::from_extension(Some(extension)),
+            None => TextFormat::from_path(path),
+        }
+    }
+
+    fn from_extension(extension: Option<&str>) -> TextFormat {
+        match extension {
             Some("md" | "markdown" | "mdown" | "mkd") => TextFormat::Markdown,
             Some("rst" | "rest") => TextFormat::ReStructuredText,
             Some("adoc" | "asciidoc" | "asc") => TextFormat::AsciiDoc,

@@ -15,7 +15,7 @@ use std::fmt::Write;
 
 use crate::model::{Definition, Kind, Outline};
 use crate::text::rejects_calls;
-use crate::{commonjs_exports, modules, re_exports};
+use crate::{Language, commonjs_exports, modules, re_exports};
 
 /// The shortest run of same-named functions shown as one line: a getter and setter pair stays two.
 const MIN_GROUP: usize = 3;
@@ -201,10 +201,11 @@ impl View {
     }
 
     /// One line for a run of constants (or of variables) declared alike: the declaration's
-    /// keywords once, then each name with its type and value while that fits a short line
-    /// (`const VersionTLS10 = 0x0301; VersionTLS11 = 0x0302`), else their names (`const
-    /// extensionServerName, extensionStatusRequest, …`).
-    fn constants(self, shape: &Shape, constants: &[Definition]) -> String {
+    /// keywords once, then each name with its type and value, after the first separated by
+    /// `declarators`, while that fits a short line (`const VersionTLS10 = 0x0301; VersionTLS11 =
+    /// 0x0302`, JavaScript's `let D, E = 5`), else their names (`const extensionServerName,
+    /// extensionStatusRequest, …`).
+    fn constants(self, shape: &Shape, constants: &[Definition], declarators: &str) -> String {
         // A name assigned again in the run (Python's `try: X = … except …: X = …`) is named once.
         let mut seen = HashSet::new();
         let names: Vec<String> = constants
@@ -222,7 +223,7 @@ impl View {
                     shape_of(constant).map(|own| format!("{glued}{}{}", own.quoted(&constant.name), own.after))
                 })
                 .collect();
-            let line = format!("{shared}{}", typed.join("; "));
+            let line = format!("{shared}{}", typed.join(declarators));
             let valued = constants.iter().any(|constant| shape_of(constant).is_some_and(|own| !own.after.is_empty()));
             if valued && line.chars().count() <= MAX_TYPED_LIST {
                 return line;
@@ -408,11 +409,20 @@ struct Page<'o> {
     /// The outline's unparsed and unlisted spans (see [`Outline::unlisted`]), by start, each with
     /// the furthest end among those up to it.
     breaks: Vec<(u32, u32)>,
+    /// What separates the declarators of a run of constants after their shared keywords (see
+    /// [`View::constants`]).
+    declarators: &'static str,
 }
 
 impl<'o> Page<'o> {
     fn of(outline: &'o Outline) -> Page<'o> {
-        Page::new(&outline.items, outline.unparsed.iter().chain(&outline.unlisted).copied().collect())
+        let mut page = Page::new(&outline.items, outline.unparsed.iter().chain(&outline.unlisted).copied().collect());
+        // JavaScript separates a declaration's declarators by commas: `let D; E = 5` would read as
+        // a declaration of `D` and an assignment to an undeclared `E`, `let D, E = 5` as written.
+        if matches!(outline.language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
+            page.declarators = ", ";
+        }
+        page
     }
 
     fn new(file: &'o [Definition], mut breaks: Vec<(u32, u32)>) -> Page<'o> {
@@ -422,7 +432,7 @@ impl<'o> Page<'o> {
             furthest = furthest.max(*end);
             *end = furthest;
         }
-        Page { file, breaks }
+        Page { file, breaks, declarators: "; " }
     }
 
     /// Whether a break stands between two definitions: one starting before `after` and ending
@@ -468,7 +478,7 @@ fn push_level(page: &Page, definitions: &[Definition], depth: usize, view: View,
         }
         if let Some((run, shape)) = constant_run(joinable, view).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
             let (constants, after) = rest.split_at(run);
-            let line = view.constants(&shape, constants);
+            let line = view.constants(&shape, constants, page.declarators);
             push_line(depth, span(first.start_line, constants[run - 1].end_line), &line, out);
             rest = after;
             continue;

@@ -29,8 +29,8 @@ fn all_names(items: &[Definition], names: &mut Vec<String>) {
 /// planted name was found and appears in both views.
 fn check(relative: &str, language: Language, planted: &[&str]) -> Views {
     let path = fixture_path(relative);
-    assert_eq!(Language::from_path(&path), Some(language), "language of {relative}");
     let source = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(Language::detect(&path, &source), Some(language), "language of {relative}");
     let outline = outline(language, &source);
     assert_eq!(outline.degraded, None, "{relative} fell back to the heuristic outline");
 
@@ -793,19 +793,21 @@ fn js_and_ts_views(source: &str) -> (String, String) {
 /// An exported `let` or `var` is the module's API whatever its value, as an exported `const` is;
 /// each name of a declaration of several is listed. One not exported is listed too, as a `const`
 /// is (true-myth's `let NOTHING`, its functions' shared value, was in no view nor search), and
-/// one without a value; one in a function or a block is that code's own state.
+/// one without a value; one in a function or a block is that code's own state. A declaration's
+/// declarators are written as JavaScript writes them, separated by commas (QA: `let E, F = 5`
+/// was shown as `let E; F = 5`, a declaration and an assignment to an undeclared `F`).
 #[test]
 fn javascript_exported_let_and_var() {
     let (signatures, map) = js_and_ts_views(
         "export let counter = 0;\nexport var legacy = 1;\nexport let a = 1, b = 2;\nlet hidden = 3;\n\
-         export function named() { let local = 1; }\nvar C = 3;\nlet D;\nif (x) { var inner = 1; }\n",
+         export function named() { let local = 1; }\nvar C = 3;\nlet D;\nif (x) { var inner = 1; }\nlet E, F = 5;\n",
     );
     assert_eq!(
         signatures,
-        "1 export let counter = 0\n2 export var legacy = 1\n3 export let a = 1; b = 2\n4 let hidden = 3\n\
-         5 export function named()\n6 var C = 3\n7 let D\n"
+        "1 export let counter = 0\n2 export var legacy = 1\n3 export let a = 1, b = 2\n4 let hidden = 3\n\
+         5 export function named()\n6 var C = 3\n7-9 let D, E, F = 5\n"
     );
-    assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n4 var hidden\n5 fn named\n6 var C\n7 var D\n");
+    assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n4 var hidden\n5 fn named\n6 var C\n7-9 var D, E, F\n");
 }
 
 /// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
@@ -2268,8 +2270,9 @@ fn typescript_long_type_alias_keeps_its_name_whole() {
 /// The outline of a text file under `tests/fixtures/text/`, compared with `<stem>.outline.txt`.
 fn check_text(name: &str, format: TextFormat) -> String {
     let path = fixture_path(&format!("text/{name}"));
-    assert_eq!(TextFormat::from_path(&path), format, "format of {name}");
-    let view = render_text_outline(format, &std::fs::read_to_string(&path).unwrap()).text;
+    let source = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(TextFormat::detect(&path, &source), format, "format of {name}");
+    let view = render_text_outline(format, &source).text;
     let golden = path.with_file_name(format!("{}.outline.txt", path.file_stem().unwrap().to_str().unwrap()));
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&golden, &view).unwrap();
@@ -2325,6 +2328,18 @@ fn code_without_a_grammar_is_outlined_by_keywords() {
     let names: Vec<&str> = shell.lines().skip(1).collect();
     // Two functions alike but for the name share a line, as everywhere.
     assert_eq!(names, ["8-16 {log, build}()", "18-22 function upload", "24-26 function restart()", "28-34 main()"]);
+}
+
+/// A script without an extension is read by the interpreter its `#!` line names (`bin/thor`'s
+/// `#!/usr/bin/env ruby` is Ruby, `#!/usr/bin/env bash` shell): its path said nothing, and its
+/// signatures and map were a head of its text.
+#[test]
+fn scripts_without_an_extension_are_read_by_their_shebang() {
+    assert_eq!(Language::from_path(&fixture_path("ruby/thor")), None);
+    check("ruby/thor", Language::Ruby, &["Release", "CLI", "self.exit_on_failure?", "cut", "run_git"]);
+    assert_eq!(TextFormat::from_path(&fixture_path("text/release")), TextFormat::Plain);
+    let shell = check_text("release", TextFormat::Code(KeywordFamily::Shell));
+    shows_lines(&shell, &["7-14 {usage, build}()", "16-19 function publish", "21-25 main()"]);
 }
 
 /// A function's head ends at its signature: the body written on its line (`= x + 1`, `= ???`,
@@ -2474,6 +2489,30 @@ fn keyword_outline_lists_properties_constants_and_assigned_functions() {
     for name in ["MODE_ASCII", "MODE_BINARY"] {
         assert!(perl.contains(name), "{name}:\n{perl}");
     }
+}
+
+/// A PHP enum's cases are listed on its line as a Rust enum's variants are (`enum Level: int {
+/// Debug, Info, … }`), and a trait use as its statement, its adaptations on its line (QA: monolog's
+/// `case Debug = 100;` and `use FormattableHandlerTrait { … }` were in neither view). A `case` of
+/// a method's `switch` is no enum's, and a file's `use` is an import.
+#[test]
+fn keyword_outline_lists_php_enum_cases_and_trait_uses() {
+    let php = check_text("Level.php", TextFormat::Code(KeywordFamily::General));
+    shows_lines(
+        &php,
+        &[
+            "10-47 enum Level: int { Debug, Info, Notice, Warning, Error, Critical, Alert, Emergency }",
+            " 31-38 public static function fromName(string $name): self",
+            "49-53 enum Channel { App, Security }",
+            " 57 use ProcessableHandlerTrait",
+            " 58-61 use FormattableHandlerTrait, LoggerAwareTrait { getFormatter as protected baseFormatter; \
+             FormattableHandlerTrait::setFormatter insteadof LoggerAwareTrait; }",
+            " 63-71 public function handle(LogRecord $record): bool",
+            " 78 use ResettableTrait",
+            " 80 protected int $bufferSize = 0",
+        ],
+    );
+    assert!(!php.contains("LogLevel;") && !php.contains("Level::Debug"), "{php}");
 }
 
 /// Lua's functions held by tables are listed under the table they are members of: a table

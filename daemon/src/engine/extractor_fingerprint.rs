@@ -16,8 +16,9 @@ macro_rules! samples {
     };
 }
 
-/// One file a grammar reads, and one of each keyword family (Kotlin, Dart, Lua, shell, PHP, Perl).
-const SAMPLES: [(&str, &str); 17] = samples![
+/// One file a grammar reads, and one of each keyword family (Kotlin, Dart, Lua, shell, PHP, Perl),
+/// and a script read by its `#!` line (`ruby/thor`).
+const SAMPLES: [(&str, &str); 18] = samples![
     "rust/config.rs",
     "python/service.py",
     "javascript/server.js",
@@ -35,6 +36,7 @@ const SAMPLES: [(&str, &str); 17] = samples![
     "text/deploy.sh",
     "text/OrderRepository.php",
     "text/Transfer.pm",
+    "ruby/thor",
 ];
 
 static FINGERPRINT: LazyLock<String> = LazyLock::new(|| fingerprint(&SAMPLES));

@@ -41,7 +41,7 @@ pub struct SearchParams {
 /// crate's regex extractor for files without a grammar) and, with `graph_facts`, for a language the
 /// code graph reads, the graph's facts from the same parse.
 pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, graph_facts: bool) -> Extraction {
-    let language = match (Language::from_path(path), TextFormat::from_path(path)) {
+    let language = match (Language::detect(path, text), TextFormat::detect(path, text)) {
         (Some(language), _) if !language.is_code() => return Extraction { symbols: Vec::new(), extra: None },
         (Some(language), _) => language,
         // Code without a grammar here: what its views list (Kotlin, PHP, shell…).
@@ -876,6 +876,23 @@ mod tests {
         let names: Vec<String> =
             outline_extractor()(Path::new("Vagrantfile"), vagrant).into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["configure_box"]);
+    }
+
+    /// A script without an extension is read as its `#!` line says, as its views read it: a
+    /// shell script's `name() {` functions, which no keyword starts, and a Ruby script's methods
+    /// under their class were not found.
+    #[test]
+    fn a_script_without_an_extension_is_read_by_its_shebang() {
+        let symbols = |path: &str, text: &str| -> Vec<(String, Option<String>)> {
+            outline_extractor()(Path::new(path), text).into_iter().map(|s| (s.name, s.owner)).collect()
+        };
+        let shell = "#!/usr/bin/env bash\nset -eu\nusage() {\n  exit 2\n}\nmain() {\n  usage\n}\nmain \"$@\"\n";
+        assert_eq!(symbols("bin/release", shell), [("usage".to_string(), None), ("main".to_string(), None)]);
+        let ruby = "#!/usr/bin/env ruby\nclass CLI < Thor\n  def cut(version)\n  end\nend\n";
+        assert_eq!(
+            symbols("bin/thor", ruby),
+            [("CLI".to_string(), None), ("cut".to_string(), Some("CLI".to_string()))]
+        );
     }
 
     #[test]

@@ -120,8 +120,16 @@ fn syntax(extension: &str) -> Option<Syntax> {
 /// The comments and literals of `source`, outermost, in order; `Err` says why the scan is unsure.
 pub(crate) fn regions(extension: &str, source: &str) -> Result<Vec<Region>, String> {
     let syntax = syntax(extension).ok_or_else(|| "no comment syntax known".to_string())?;
-    let mut scanner =
-        Scanner { text: source.as_bytes(), at: 0, syntax, regions: Vec::new(), inside: 0, heredocs: Vec::new() };
+    let mut scanner = Scanner {
+        text: source.as_bytes(),
+        at: 0,
+        syntax,
+        regions: Vec::new(),
+        inside: 0,
+        heredocs: Vec::new(),
+        parens: Vec::new(),
+        substitution_end: None,
+    };
     if scanner.syntax.tags {
         scanner.outside_tags();
     }
@@ -142,6 +150,10 @@ struct Scanner<'s> {
     /// Shell heredocs opened on the current line: their words and whether tabs before the word
     /// may indent its last line (`<<-`), read from the next line on.
     heredocs: Vec<(Vec<u8>, bool)>,
+    /// Shell: for each `(` open in code, whether a `$` opened it (a command or arithmetic
+    /// substitution, `$(…)`, `$((…))`), and where the last `)` that closed a substitution is.
+    parens: Vec<bool>,
+    substitution_end: Option<usize>,
 }
 
 impl Scanner<'_> {
@@ -178,6 +190,9 @@ impl Scanner<'_> {
                 depth += 1;
             }
             if !self.token()? {
+                if self.syntax.hash == Hash::ShellWord {
+                    self.shell_paren(self.at);
+                }
                 self.at += 1;
             }
         }
@@ -234,11 +249,7 @@ impl Scanner<'_> {
         let hash = match syntax.hash {
             Hash::No => false,
             Hash::Php => rest[0] == b'#' && rest.get(1) != Some(&b'['),
-            Hash::ShellWord => {
-                rest[0] == b'#'
-                    && (start == 0
-                        || matches!(self.text[start - 1], b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b')'))
-            }
+            Hash::ShellWord => rest[0] == b'#' && self.starts_shell_word(start),
         };
         if hash || syntax.line.iter().any(|line| rest.starts_with(line.as_bytes())) {
             self.line_comment();
@@ -263,6 +274,31 @@ impl Scanner<'_> {
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// Whether a shell word starts at `at`, where a `#` starts a comment: after a blank or an
+    /// operator (`;`, `&`, `|`, a subshell's or a case pattern's `)`), not inside a word (`a#b`,
+    /// `16#ff`, `${#x}`, `$#`), nor after the `)` that ends a substitution, which the word goes on
+    /// past (`$(date +%s)#tag` is one word).
+    fn starts_shell_word(&self, at: usize) -> bool {
+        let Some(&before) = at.checked_sub(1).map(|before| &self.text[before]) else { return true };
+        match before {
+            b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' => true,
+            b')' => self.substitution_end != Some(at - 1),
+            _ => false,
+        }
+    }
+
+    /// Shell: notes a `(` or `)` at `at` in code, to know which `)` ends a substitution.
+    fn shell_paren(&mut self, at: usize) {
+        match self.text[at] {
+            b'(' => {
+                let substitution = at > 0 && self.text[at - 1] == b'$';
+                self.parens.push(substitution);
+            }
+            b')' if self.parens.pop() == Some(true) => self.substitution_end = Some(at),
+            _ => {}
+        }
     }
 
     /// A string's text after its opening quote, through its closing `quote`; `escapes`: whether
@@ -498,9 +534,13 @@ mod tests {
         ),
         (
             "sh",
-            "#!/bin/sh\n# CMT\necho \"a # b $(echo \"# c\")\" 'd # e' a#b ${#x} # CMT\ncat <<-EOF >out\n\t# kept\n\tEOF\necho $'it\\'s # x'\n",
+            "#!/bin/sh\n# CMT\necho \"a # b $(echo \"# c\")\" 'd # e' a#b ${#x} # CMT\ncat <<-EOF >out\n\t# kept\n\tEOF\necho $'it\\'s # x'\n\
+             echo $(( 16#ff )) ${x#pre} ${x##*/} $# $(date +%s)#tag $((2#1))#n (echo)# CMT\ncase $1 in\n  a)# CMT\n    :;;\nesac\n",
             &[
+                "#!/bin/sh\necho",
                 "echo \"a # b $(echo \"# c\")\" 'd # e' a#b ${#x}\n",
+                "echo $(( 16#ff )) ${x#pre} ${x##*/} $# $(date +%s)#tag $((2#1))#n (echo)\n",
+                "  a)\n",
                 "cat <<-EOF >out\n\t# kept\n\tEOF",
                 "$'it\\'s # x'",
             ],

@@ -15,8 +15,14 @@ const CASES: &[(Language, &str, &[&str])] = &[
     ),
     (
         Language::Python,
-        "#!/usr/bin/env python CMT\n# CMT header\nimport os  # CMT trailing\n\n\ndef f(x):\n    \"\"\"Docstring # not a comment.\"\"\"\n    s = '# nope'\n    t = \"\"\"a\n\n    b\"\"\"   \n    return  x  +  1   # CMT\n",
-        &["\"\"\"Docstring # not a comment.\"\"\"", "'# nope'", "\"\"\"a\n\n    b\"\"\"\n", "    return x + 1\n"],
+        "#!/usr/bin/env python3\n# CMT header\nimport os  # CMT trailing\n\n\ndef f(x):\n    \"\"\"Docstring # not a comment.\"\"\"\n    s = '# nope'\n    t = \"\"\"a\n\n    b\"\"\"   \n    return  x  +  1   # CMT\n",
+        &[
+            "#!/usr/bin/env python3\nimport os\n",
+            "\"\"\"Docstring # not a comment.\"\"\"",
+            "'# nope'",
+            "\"\"\"a\n\n    b\"\"\"\n",
+            "    return x + 1\n",
+        ],
     ),
     (
         Language::JavaScript,
@@ -60,8 +66,8 @@ const CASES: &[(Language, &str, &[&str])] = &[
     ),
     (
         Language::Ruby,
-        "# CMT\n=begin\nCMT block\n=end\ns = '# nope'\nt = <<~EOS\n  heredoc # not a comment\n\n  kept\nEOS\ndef f(x)\n  x  +  1 # CMT\nend\n",
-        &["'# nope'", "  heredoc # not a comment\n\n  kept\nEOS\n", "  x + 1\n"],
+        "#!/usr/bin/env ruby -w\n# CMT\n=begin\nCMT block\n=end\ns = '# nope'\nt = <<~EOS\n  heredoc # not a comment\n\n  kept\nEOS\ndef f(x)\n  x  +  1 # CMT\nend\n",
+        &["#!/usr/bin/env ruby -w\ns = '# nope'", "  heredoc # not a comment\n\n  kept\nEOS\n", "  x + 1\n"],
     ),
     (
         Language::Json,

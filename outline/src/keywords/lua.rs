@@ -184,6 +184,23 @@ pub(super) struct HeadEntry {
 /// read as that function's head, joined with its body's lines up to the call's `)`.
 pub(super) fn head_entries(line: &str, place: Place) -> Vec<HeadEntry> {
     let Some((_, after)) = table_head(line, place) else { return Vec::new() };
+    entries_of_open_table(after)
+}
+
+/// The functions of a table that a line closing the one before opens (`}, { __index =
+/// function(_, key)`: `setmetatable({ … }, { … })`'s metatable), which are its owner's as those of
+/// the table before are; see [`head_entries`]. Left as a line that only closes, they were in
+/// neither view, and the function before ran on to them.
+pub(super) fn closing_line_entries(line: &str) -> Vec<HeadEntry> {
+    let rest = line.trim_start_matches(|c: char| c.is_whitespace() || "})],".contains(c));
+    match rest.strip_prefix('{') {
+        Some(after) if rest.len() < line.trim_start().len() => entries_of_open_table(after),
+        _ => Vec::new(),
+    }
+}
+
+/// [`head_entries`] of the table whose constructor's text, after its `{`, is `after`.
+fn entries_of_open_table(after: &str) -> Vec<HeadEntry> {
     if !stays_open(after) {
         return Vec::new();
     }

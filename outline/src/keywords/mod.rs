@@ -22,6 +22,7 @@ mod one_line_body;
 mod perl;
 mod php;
 mod shell;
+mod type_members;
 mod typed;
 
 use embedded_text::text_lines;
@@ -29,6 +30,7 @@ use general::{assigned_function, keyword_definition};
 use perl::{constant_entry, constant_lists, perl_constant};
 use php::is_anonymous_class;
 use shell::shell_function;
+use type_members::type_member;
 use typed::typed_constructor;
 
 use crate::model::{Definition, Kind};
@@ -97,7 +99,25 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     let mut open: Vec<usize> = Vec::new();
     let text = text_lines(&lines);
     let constants = if family == Family::General { constant_lists(&lines) } else { vec![false; lines.len()] };
+    // Lines that close a Lua table and open another with functions on the line.
+    let mut entry_lines = vec![false; lines.len()];
     for (index, line) in lines.iter().enumerate() {
+        let entries = match family == Family::Lua && !text[index] && line.len() <= MAX_LINE && is_bracket_line(line) {
+            true => lua::closing_line_entries(line),
+            false => Vec::new(),
+        };
+        if !entries.is_empty() {
+            // The table's owner: the innermost definition open no deeper than the line, a table.
+            let indent = indentation(line);
+            let within = open.iter().rposition(|&at| found[at].0 <= indent).map_or(0, |at| at + 1);
+            let owner = within.checked_sub(1).map(|at| open[at]).filter(|&owner| found[owner].3 != Table::No);
+            if let Some(owner) = owner.filter(|_| within < MAX_NESTING) {
+                open.truncate(within);
+                entry_lines[index] = true;
+                push_entries(&mut found, &mut open, owner, &lines, index, entries);
+            }
+            continue;
+        }
         if text[index] || line.len() > MAX_LINE || line.trim().is_empty() || is_bracket_line(line) {
             continue;
         }
@@ -121,7 +141,13 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             _ if in_type => lua::Place::File,
             _ => lua::Place::Body,
         };
-        let found_here = if constants[index] {
+        // A type's member no keyword starts (an enum's case, PHP's trait use), with its signature.
+        let member = parent
+            .filter(|_| family == Family::General)
+            .and_then(|parent| type_member(&lines, index, found[parent].2.kind));
+        let found_here = if let Some((kind, name, _)) = &member {
+            Some((*kind, name.clone(), Table::No))
+        } else if constants[index] {
             constant_entry(line.trim()).map(|(kind, name)| (kind, name, Table::No))
         } else if family == Family::Lua {
             lua::definition(line.trim(), place)
@@ -145,10 +171,11 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         // A value written over the next lines (`const MAP = [`) is left out with its bracket, a
         // table's constructor (`setmetatable({}, {`) with it: its functions follow. A table given
         // to a call whose result is not kept is named by the call, as written.
-        let signature = match (table, line.split_once('=')) {
-            (Table::Named, Some((target, _))) => signature_line(target),
-            (Table::Named, None) => name.clone(),
-            _ => head_signature(head.trim_end_matches('[').trim_end(), kind, family),
+        let signature = match (member, table, line.split_once('=')) {
+            (Some((_, _, signature)), _, _) => signature,
+            (None, Table::Named, Some((target, _))) => signature_line(target),
+            (None, Table::Named, None) => name.clone(),
+            (None, ..) => head_signature(head.trim_end_matches('[').trim_end(), kind, family),
         };
         let mut definition = Definition {
             kind,
@@ -173,10 +200,11 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         open.push(owner);
         found.push((indent, parent, definition, table));
         if family == Family::Lua && table != Table::No && open.len() < MAX_NESTING {
-            push_head_entries(&mut found, &mut open, owner, &lines, index, place);
+            let entries = lua::head_entries(lines[index].trim(), place);
+            push_entries(&mut found, &mut open, owner, &lines, index, entries);
         }
     }
-    set_ends(&mut found, &lines, &text);
+    set_ends(&mut found, &lines, &text, &entry_lines);
     // Children after their parents in `found`: moved into them from the last one back, so each
     // list is gathered last first and turned round when its owner's turn comes. A table is
     // listed for the functions it holds: one without is left out, and an unnamed one's
@@ -200,20 +228,21 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
     roots
 }
 
-/// The functions of the Lua table `found[owner]` written on its line `lines[index]` ([`lua::head_entries`]),
-/// as its members. One whose body ends on the line is that line, and is indented past any line,
+/// The functions of the Lua table `found[owner]` written on line `lines[index]`, its own
+/// ([`lua::head_entries`]) or one that closes a table and opens another
+/// ([`lua::closing_line_entries`]), as its members. One whose body ends on the line is that line, and is indented past any line,
 /// so that the next line ends it; the last, whose body goes on below, stays open, indented as the
 /// line where its body closes (its `end,` among the table's next entries), which ends it.
-fn push_head_entries(
+fn push_entries(
     found: &mut Vec<(usize, Option<usize>, Definition, Table)>,
     open: &mut Vec<usize>,
     owner: usize,
     lines: &[&str],
     index: usize,
-    place: lua::Place,
+    entries: Vec<lua::HeadEntry>,
 ) {
-    let number = found[owner].2.start_line;
-    for entry in lua::head_entries(lines[index].trim(), place) {
+    let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+    for entry in entries {
         let definition = Definition {
             kind: Kind::Function,
             name: entry.key,
@@ -286,7 +315,15 @@ fn head_signature(head: &str, kind: Kind, family: Family) -> String {
 /// only close something (`}`, `) {`, `end`), less the blank lines and the closing lines of its
 /// enclosing definitions (indented less) before that. A declaration that opens no block
 /// (`package a.b`, `namespace App;`) is its line.
-fn set_ends(found: &mut [(usize, Option<usize>, Definition, Table)], lines: &[&str], text: &[bool]) {
+///
+/// A line that closes a Lua table and opens another with functions (`entry_lines`) ends what is
+/// deeper than it, as a definition's line does, not the table it stays in.
+fn set_ends(
+    found: &mut [(usize, Option<usize>, Definition, Table)],
+    lines: &[&str],
+    text: &[bool],
+    entry_lines: &[bool],
+) {
     for (indent, _, definition, _) in found.iter_mut() {
         let start = definition.start_line;
         let head = lines[start as usize - 1].trim_end();
@@ -297,7 +334,11 @@ fn set_ends(found: &mut [(usize, Option<usize>, Definition, Table)], lines: &[&s
         }
         let next = (start as usize..lines.len()).find(|&at| {
             let line = lines[at];
-            !text[at] && !line.trim().is_empty() && indentation(line) <= *indent && !is_bracket_line(line)
+            let ends = match entry_lines[at] {
+                true => indentation(line) < *indent,
+                false => indentation(line) <= *indent && !is_bracket_line(line),
+            };
+            !text[at] && !line.trim().is_empty() && ends
         });
         let mut end = next.unwrap_or(lines.len());
         while end > start as usize {
@@ -322,11 +363,13 @@ pub(crate) enum Table {
 }
 
 /// Whether `line` only opens or closes what a definition's head began: a bracket first (`{` on a
-/// line of its own, `}`, `) {`, `]`) or a block's `end`. Such a line neither ends a definition
-/// nor starts one.
+/// line of its own, `}`, `) {`, `]`) or a block's `end`, whatever closes after it (`end)`,
+/// `end},SMT)`: a Lua function's last line in a table given to a call). Such a line neither ends
+/// a definition nor starts one.
 fn is_bracket_line(line: &str) -> bool {
     let trimmed = line.trim_start();
-    trimmed.starts_with([')', ']', '}', '{']) || trimmed.split([' ', ';', ')', '.', ',']).next() == Some("end")
+    trimmed.starts_with([')', ']', '}', '{'])
+        || trimmed.split([' ', ';', ')', ']', '}', '.', ',']).next() == Some("end")
 }
 
 /// The width of a line's leading whitespace, a tab counting as four.
@@ -446,6 +489,38 @@ mod tests {
         assert_eq!(
             outline(elixir, Family::General),
             ["1-4 Module App.Repo", " 2-2 Function get", " 3-3 Function check"]
+        );
+    }
+
+    /// A Lua table's function whose `end` closes the table and the call it is given to on its
+    /// line (`end},SMT)`, `end})`) runs to that line: it ended on the line before, `end}` read as
+    /// code after it.
+    #[test]
+    fn a_lua_function_ends_on_the_line_that_closes_its_table() {
+        let lua = "local Stack = class({\n  push = function(self, v)\n    self[#self + 1] = v\n  end},SMT)\n\n\
+                   local Queue = setmetatable({}, {\n  __index = function(self, key)\n    return rawget(self, 1)\n  end})\n\nfunction M.size(t)\nend\n";
+        assert_eq!(
+            outline(lua, Family::Lua),
+            [
+                "1-4 Table Stack",
+                " 2-4 Function push",
+                "6-9 Table Queue",
+                " 7-9 Function __index",
+                "11-12 Function M.size"
+            ]
+        );
+    }
+
+    /// A function on a line that closes a table and opens the next argument's (`}, { __index =
+    /// function(_, key)`, a metatable) is its owner's, as the first table's are, and ends the
+    /// function before it: it was in neither view, and `open` ran on to the call's end.
+    #[test]
+    fn a_lua_function_on_a_tables_closing_line_is_listed() {
+        let lua = "local handlers = setmetatable({\n  open = function(path)\n    return io.open(path)\n  end,\n\
+                   }, { __index = function(_, key)\n    return nil\n  end })\n\nfunction M.size(t)\nend\n";
+        assert_eq!(
+            outline(lua, Family::Lua),
+            ["1-7 Table handlers", " 2-4 Function open", " 5-7 Function __index", "9-10 Function M.size"]
         );
     }
 

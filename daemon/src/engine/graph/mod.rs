@@ -513,8 +513,24 @@ struct CodeFile {
 }
 
 fn code_file(root: &Path, rel: &Path) -> Option<CodeFile> {
-    let language = Language::from_path(rel).filter(|l| has_queries(*l))?;
-    Some(CodeFile { rel: rel_string(rel), abs: root.join(rel), language })
+    let abs = root.join(rel);
+    let language = match lean_ctx_outline::reads_shebang(rel) {
+        // A script without an extension (`bin/deploy`) is read as its `#!` line says, as the
+        // index's extractor reads it, so the facts that extractor made of it are used.
+        true => Language::detect(rel, &first_line(&abs)?),
+        false => Language::from_path(rel),
+    };
+    let language = language.filter(|l| has_queries(*l))?;
+    Some(CodeFile { rel: rel_string(rel), abs, language })
+}
+
+/// The first line of the file at `path`, enough for its `#!` line; `None` when it cannot be read.
+fn first_line(path: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(path).and_then(|mut file| file.read(&mut head)).ok()?;
+    let head = String::from_utf8_lossy(&head[..read]);
+    Some(head.lines().next().unwrap_or_default().to_string())
 }
 
 /// A file to put into the graph, with its facts when the index's pass already made them.

@@ -249,7 +249,7 @@ impl Reader {
         let masked_file = masked.as_ref().map(|m| Loaded { text: Arc::from(m.text.as_str()), ..loaded.clone() });
         let file = masked_file.as_ref().unwrap_or(loaded);
         let shown = scope.display(&file.path);
-        let language = outline_view::language_of(&file.path);
+        let language = outline_view::language_of(&file.path, &file.text);
         let file_tokens = tokens.count(&file.text);
         let held = self.deliveries.held(session, &file.path);
         // Outlines of a masked text are cached apart from the file's own, so turning redaction
@@ -266,20 +266,23 @@ impl Reader {
         let cost = |render: &Rendered, note: &str| {
             tokens.count(&render.text) + if note.is_empty() { 0 } else { tokens.count(note) }
         };
+        // An outline or the aggressive view stands for the file: its note counts against it (a
+        // one-line file's "no definitions found" note cost four times the file).
+        let stands_for_file = matches!(render.mode, Mode::Signatures | Mode::Map | Mode::Aggressive);
+        let view_cost = cost(&render, &note);
+        let inflates = if stands_for_file { view_cost } else { tokens.count(&render.text) } > file_tokens;
         // A window of a file over the limit has no whole to fall back on (nor needs one).
-        if tokens.count(&render.text) > file_tokens && file.window.is_none() {
-            let view_cost = cost(&render, &note);
+        if inflates && file.window.is_none() {
             // Never inflate: a view costing more than the file is the file, with a note saying so
             // when the two still cost less than the view. An outline stands for the file, so it
             // is the file even when the note does not fit (the content shows what it is); a
             // range, a diff or `reference` stays what the agent asked for.
             let whole_note = format!("sent in full: smaller than its {} view", render.mode.name());
-            let stands_for_file = matches!(render.mode, Mode::Signatures | Mode::Map | Mode::Aggressive);
-            let swap = if file_tokens + tokens.count(&whole_note) < view_cost {
-                Some(whole_note)
-            } else {
-                stands_for_file.then(String::new)
-            };
+            let note_cost = tokens.count(&whole_note);
+            // In place of a view that stands for it, a tiny file says why only when saying so
+            // costs no more than the file itself.
+            let note_fits = file_tokens + note_cost < view_cost && (!stands_for_file || note_cost <= file_tokens);
+            let swap = if note_fits { Some(whole_note) } else { stands_for_file.then(String::new) };
             if let Some(whole_note) = swap {
                 note = whole_note;
                 render = Rendered { baseline: render.baseline, ..Rendered::whole(file) };
@@ -515,7 +518,7 @@ impl Reader {
                         // Prose: its headings, or its head with a note that
                         // says how much was left out; a small file whole.
                         // (`aggressive` of text is resolved by `aggressive_text`.)
-                        let format = lean_ctx_outline::TextFormat::from_path(std::path::Path::new(shown));
+                        let format = lean_ctx_outline::TextFormat::detect(std::path::Path::new(shown), &file.text);
                         let view = lean_ctx_outline::render_text_outline(format, &file.text);
                         Rendered {
                             text: view.text,

@@ -9,8 +9,9 @@ use lean_ctx_outline::{Language, aggressive, outline, render_map, render_signatu
 
 use super::cache::Slot;
 
-pub fn language_of(path: &Path) -> Option<Language> {
-    Language::from_path(path)
+/// The language of the file at `path` holding `text`: by its path, or a script's by its `#!` line.
+pub fn language_of(path: &Path, text: &str) -> Option<Language> {
+    Language::detect(path, text)
 }
 
 /// Languages whose degraded outline has been logged (one bit each).
