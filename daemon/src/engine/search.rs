@@ -58,8 +58,20 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
     /// `owner`: the name of what `defs` are members of; `in_type`: whether that is a struct or a
     /// class; `text`: the file's.
     fn walk(defs: &[Definition], owner: Option<String>, in_type: bool, text: &str, out: &mut Vec<Symbol>) {
-        // A re-export names what another file defines.
-        for d in defs.iter().filter(|d| d.kind != Kind::Export) {
+        // A re-export names what another file defines; a CommonJS export of a value made here
+        // is a definition of this file.
+        for d in defs.iter() {
+            if d.kind == Kind::Export {
+                if let Some(name) = exported_here(d) {
+                    out.push(Symbol {
+                        name: name.to_string(),
+                        kind: d.kind.label().into(),
+                        line: d.head_line,
+                        owner: None,
+                    });
+                }
+                continue;
+            }
             // The declaration's own line, not the attributes or decorators in front.
             let line = d.head_line;
             // A declaration of several names (Go's `var A, B`) is searched for by each.
@@ -109,6 +121,23 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
         facts
     });
     Extraction { symbols, extra }
+}
+
+/// The name a CommonJS export defines in its own module: `exports.NAME` (or `module.exports.NAME`)
+/// given a value computed or written there (`util.arrayToEnum([…])`, `-1`, `"3.23.8"`), not one
+/// another module defines (`require(…)`) nor one the file defines under a name of its own
+/// (`exports.ZodError = ZodError`, found by that name). The outline keeps the assignment as
+/// written in the head, so its value is read there.
+fn exported_here(d: &Definition) -> Option<&str> {
+    let name = d.name.strip_prefix("module.exports.").or_else(|| d.name.strip_prefix("exports."))?;
+    let value = d.signature.split_once(" = ")?.1.trim();
+    let named = value.split('.').all(|part| {
+        let mut chars = part.chars();
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    });
+    let required = value.starts_with("require(");
+    (!named && !required && !name.contains(['.', ' ', ','])).then_some(name)
 }
 
 /// The line each alias of a chain is assigned on, within the definition's lines `first..=last`
@@ -1006,5 +1035,20 @@ mod tests {
             outline_extractor()(Path::new("index.ts"), "export { Store } from './store';\nexport function open() {}\n");
         let names: Vec<_> = symbols.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["open"]);
+    }
+
+    /// A CommonJS export given a value computed or written in its module defines it there: zod's
+    /// `exports.ZodIssueCode = util_1.util.arrayToEnum([…])` was listed by the map and found by no
+    /// symbol search. What is defined elsewhere (`require(…)`) or under its own name in the file
+    /// (`exports.ZodError = ZodError`) stays out, as any re-export.
+    #[test]
+    fn a_commonjs_export_of_a_value_made_here_is_a_symbol() {
+        let text = "\"use strict\";\nexports.ZodIssueCode = exports.quoteless = void 0;\nconst util_1 = require(\"./util\");\n\
+                    exports.ZodIssueCode = util_1.util.arrayToEnum([\n    \"invalid_type\",\n]);\n\
+                    exports.NONE = -1;\nexports.query = require(\"./query\");\nclass ZodError {}\n\
+                    exports.ZodError = ZodError;\nmodule.exports.version = \"3.23.8\";\n";
+        let symbols = outline_extractor()(Path::new("lib/ZodError.js"), text);
+        let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line, s.owner.as_deref())).collect();
+        assert_eq!(found, [("ZodIssueCode", 4, None), ("NONE", 7, None), ("ZodError", 9, None), ("version", 11, None)]);
     }
 }
