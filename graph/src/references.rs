@@ -505,7 +505,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
             line,
             column: column_of(node, source),
             receiver,
-            caller: enclosers.at(line),
+            caller: caller_of(node, line, enclosers, &parents, source),
         }
     });
     Extracted {
@@ -513,6 +513,28 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
         bindings: bound.into_values().collect(),
         bases,
     }
+}
+
+/// The callable a reference at `node` on `line` is in: the innermost whose lines hold it, but on a
+/// line several callables share (see [`Enclosers::shared`]) the innermost of its ancestors in the
+/// tree that is one, known by its name and the line that names it: `fn a() { g(); } fn b() {
+/// f(); }` on one line gave `a` the calls of `b`.
+fn caller_of<'t>(node: Node<'t>, line: u32, enclosers: &Enclosers, parents: &Parents<'t>, source: &str) -> Option<u32> {
+    if enclosers.shared(line) {
+        let declared = parents.ancestors(node).find_map(|ancestor| {
+            // A Python decorator is read as the decorated function's, as its lines say.
+            let definition = match ancestor.kind() {
+                "decorated_definition" => ancestor.child_by_field_name("definition")?,
+                _ => ancestor,
+            };
+            let name = definition.child_by_field_name("name")?;
+            enclosers.declared(name.start_position().row as u32 + 1, name.utf8_text(source.as_bytes()).ok()?)
+        });
+        if declared.is_some() {
+            return declared;
+        }
+    }
+    enclosers.at(line)
 }
 
 /// The name of the class a constructor's `super(…)` (its class's base; Java, JavaScript,
