@@ -7,6 +7,9 @@
 //! in `references.rs`): calls on values of unknown type were most of the callers a language
 //! server did not confirm (docs/benchmarks.md, "Callers against a language server").
 
+use std::collections::HashMap;
+use std::marker::PhantomData;
+
 use lean_ctx_outline::Language;
 use serde::{Deserialize, Serialize};
 
@@ -775,14 +778,22 @@ fn unnamed(written: &str) -> &str {
 /// `orders`, and so are Rust's `&orders` and `orders.iter().rev()` and JavaScript's
 /// `orders.filter(…)`.
 pub(crate) fn iterated(language: Language, expr: &str) -> &str {
+    iterated_in(language, expr, &mut Walked::default())
+}
+
+/// [`iterated`], for one of many expressions of one file: `walked` keeps what the adapter chains
+/// seen so far were walked back to.
+pub(crate) fn iterated_in<'s>(language: Language, expr: &'s str, walked: &mut Walked<'s>) -> &'s str {
     let mut expr = expr.trim();
     match language {
         // `&items`, `&mut items`.
         Language::Rust => {
             let unborrowed = expr.trim_start_matches('&').trim_start();
-            return through_adapters(unborrowed.strip_prefix("mut ").unwrap_or(unborrowed), &RUST_ADAPTERS);
+            return through_adapters(unborrowed.strip_prefix("mut ").unwrap_or(unborrowed), &RUST_ADAPTERS, walked);
         }
-        Language::JavaScript | Language::TypeScript | Language::Tsx => return through_adapters(expr, &JS_ADAPTERS),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            return through_adapters(expr, &JS_ADAPTERS, walked);
+        }
         _ => {}
     }
     if language == Language::Python {
@@ -792,7 +803,7 @@ pub(crate) fn iterated(language: Language, expr: &str) -> &str {
         for wrapper in ["sorted(", "reversed(", "list(", "tuple(", "iter("] {
             if let Some(inner) = expr.strip_prefix(wrapper).and_then(|e| e.strip_suffix(')')) {
                 let argument = split_top(inner, ',');
-                return argument.first().map_or(expr, |first| iterated(language, first));
+                return argument.first().map_or(expr, |first| iterated_in(language, first, walked));
             }
         }
     }
@@ -821,14 +832,44 @@ const JS_ADAPTERS: [&str; 5] = ["filter", "slice", "reverse", "toReversed", "toS
 /// The collection whose elements an expression iterates, through calls of `adapters` that hand on
 /// the elements they are given: `items` for `items.iter().filter(|s| s.big()).rev()` in Rust or
 /// `items.filter((s) => s.big)` in JavaScript.
-fn through_adapters<'a>(mut expr: &'a str, adapters: &[&str]) -> &'a str {
-    while let Some(open) = expr.strip_suffix(')').and_then(opening_paren)
-        && let Some((receiver, method)) = expr[..open].rsplit_once('.')
-        && adapters.contains(&method.trim())
-    {
-        expr = receiver.trim_end();
-    }
-    expr
+fn through_adapters<'s>(expr: &'s str, adapters: &[&str], walked: &mut Walked<'s>) -> &'s str {
+    // Each receiver is a prefix of `expr`: where it starts and its length name it.
+    let start = expr.as_ptr();
+    let mut passed = Vec::new();
+    let mut receiver = expr;
+    let collection = loop {
+        if let Some(&length) = walked.lengths.get(&(start, receiver.len())) {
+            break &receiver[..length];
+        }
+        match adapted(receiver, adapters) {
+            Some(before) => {
+                passed.push(receiver.len());
+                receiver = before;
+            }
+            None => break receiver,
+        }
+    };
+    walked.lengths.extend(passed.into_iter().map(|length| ((start, length), collection.len())));
+    collection
+}
+
+/// The receiver of an adapter call that `expr` is (`items.iter()` of `items.iter().rev()`).
+fn adapted<'s>(expr: &'s str, adapters: &[&str]) -> Option<&'s str> {
+    let open = expr.strip_suffix(')').and_then(opening_paren)?;
+    let (receiver, method) = expr[..open].rsplit_once('.')?;
+    adapters.contains(&method.trim()).then(|| receiver.trim_end())
+}
+
+/// What [`through_adapters`] walked the adapter chains of one file's text back to: each callback
+/// of a chain (`.filter(|s| …)`) asks for the collection its receiver, the chain before it,
+/// iterates, and walking every one back to the chain's start made a chain of thousands of
+/// adapters quadratic. Keyed by where an expression starts and its length, which name one slice
+/// of a text that lives as long as this (`'s`); the value is the length of the collection, a
+/// prefix of it.
+#[derive(Default)]
+pub(crate) struct Walked<'s> {
+    lengths: HashMap<(*const u8, usize), usize>,
+    text: PhantomData<&'s str>,
 }
 
 /// Where the `(` that the `)` ending `text` (already cut off) closes is.

@@ -841,4 +841,61 @@ mod tests {
         assert_eq!(name("b"), ["outer::b"]);
         assert_eq!(name("outer::a"), ["outer::a"]);
     }
+
+    /// Calls on one line are each an edge, told apart by column: two calls of one callee from
+    /// different callers (`fn a() { g(1); } fn b() { f(g(2)); }`), calls of different callees
+    /// (`g(1); h()`), the same callee twice from one caller, and nested ones (`f(g(h()))`). Where
+    /// two definitions shared a line, the second's calls were the first's: `b` called nothing
+    /// and `a` called `f`.
+    #[test]
+    fn each_call_on_a_line_is_its_callers_own() {
+        let sources = [
+            (
+                "m.rs",
+                "fn g(x: u8) -> u8 { x }\nfn h() -> u8 { 1 }\nfn f(x: u8) -> u8 { x }\nfn a() { g(1); h(); g(2); } fn b() { f(g(h())); }\n",
+            ),
+            (
+                "m.js",
+                "function g(x) { return x }\nfunction h() { return 1 }\nfunction f(x) { return x }\nfunction a() { g(1); h(); g(2) } function b() { f(g(h())) }\n",
+            ),
+            (
+                "M.java",
+                "class M {\n  int g(int x) { return x; }\n  int h() { return 1; }\n  int f(int x) { return x; }\n  void a() { g(1); h(); g(2); } void b() { f(g(h())); }\n}\n",
+            ),
+            (
+                "m.py",
+                "def g(x):\n    return x\n\ndef h():\n    return 1\n\ndef f(x):\n    return x\n\ndef a(): g(1); h(); g(2)\n\ndef b(): f(g(h()))\n",
+            ),
+        ];
+        for (path, source) in sources {
+            let graph = graph(&[(path, source)]);
+            let ids = |name: &str| match graph.lookup(name, Some(path)) {
+                Lookup::Found(ids) => ids,
+                _ => panic!("{name} not found in {path}"),
+            };
+            let short = |name: &str| name.rsplit("::").next().unwrap_or(name).to_string();
+            let callers = |name: &str| -> Vec<(String, u32)> {
+                let walk = graph.callers(&ids(name), 1, 100, Interrupt::NEVER).unwrap();
+                walk.edges.iter().map(|e| (short(&e.caller.as_ref().unwrap().name), e.column)).collect()
+            };
+            let callees = |name: &str| -> Vec<String> {
+                let walk = graph.callees(&ids(name), 1, 100, Interrupt::NEVER).unwrap();
+                walk.edges.iter().map(|e| short(&e.callee.name)).collect()
+            };
+            let from: Vec<String> = callers("g").into_iter().map(|(caller, _)| caller).collect();
+            assert_eq!(from, ["a", "a", "b"], "{path}");
+            let columns: BTreeSet<u32> = callers("g").into_iter().map(|(_, column)| column).collect();
+            assert_eq!(columns.len(), 3, "{path}: each call its own column");
+            assert_eq!(callers("h").into_iter().map(|(c, _)| c).collect::<Vec<_>>(), ["a", "b"], "{path}");
+            assert_eq!(callers("f").into_iter().map(|(c, _)| c).collect::<Vec<_>>(), ["b"], "{path}");
+            assert_eq!(callees("a"), ["g", "h", "g"], "{path}");
+            assert_eq!(callees("b"), ["f", "g", "h"], "{path}");
+        }
+        // Arrow functions declared together: each its own calls.
+        let graph = graph(&[("n.js", "function g(x) { return x }\nconst c = () => g(1), d = () => g(2);\n")]);
+        let Lookup::Found(ids) = graph.lookup("g", Some("n.js")) else { panic!("g not found") };
+        let walk = graph.callers(&ids, 1, 100, Interrupt::NEVER).unwrap();
+        let from: Vec<&str> = walk.edges.iter().map(|e| e.caller.as_ref().unwrap().name.as_str()).collect();
+        assert_eq!(from, ["c", "d"]);
+    }
 }

@@ -4,20 +4,53 @@
 //! the file's definitions for each made extraction quadratic in a file's size: a file of 10,000
 //! functions of ten calls each spent 71 % of its extraction there.
 
+use std::collections::HashMap;
+
 use crate::facts::Def;
 
 /// No definition holds the line.
 const NONE: u32 = u32::MAX;
 
-/// For each line, the innermost callable holding it and the innermost other definition (a type).
+/// For each line, the innermost callable holding it and the innermost other definition (a type);
+/// and the lines where that may be wrong, with what tells the callables there apart.
 pub(crate) struct Enclosers {
     callable: Vec<u32>,
     other: Vec<u32>,
+    /// The lines where a callable starts or ends and another holds: `fn a() { g() } fn b() { g() }`,
+    /// or `function outer() { function inner() {} h() }`. Which one a reference there is in, its
+    /// place in the tree says, not its line (see [`Enclosers::shared`]).
+    shared: Vec<bool>,
+    /// Where lines are shared: each callable by its declaration's line and name.
+    by_head: HashMap<(u32, String), u32>,
 }
 
 impl Enclosers {
     pub(crate) fn new(defs: &[Def]) -> Self {
-        Self { callable: innermost(defs, |d| d.is_callable()), other: innermost(defs, |d| !d.is_callable()) }
+        let shared = shared_lines(defs);
+        let by_head = match shared.contains(&true) {
+            true => (0..defs.len())
+                .filter(|&i| defs[i].is_callable())
+                .map(|i| ((defs[i].line, defs[i].name.clone()), i as u32))
+                .collect(),
+            false => HashMap::new(),
+        };
+        Self {
+            callable: innermost(defs, |d| d.is_callable()),
+            other: innermost(defs, |d| !d.is_callable()),
+            shared,
+            by_head,
+        }
+    }
+
+    /// Whether several callables hold `line`, one of them starting or ending there, so that the
+    /// innermost by lines ([`Enclosers::at`]) may be another than the one a reference is in.
+    pub(crate) fn shared(&self, line: u32) -> bool {
+        self.shared.get(line as usize).copied().unwrap_or(false)
+    }
+
+    /// The callable declared at `line` with the name `name`, where lines are shared.
+    pub(crate) fn declared(&self, line: u32, name: &str) -> Option<u32> {
+        self.by_head.get(&(line, name.to_string())).copied()
     }
 
     /// The innermost definition whose lines hold `line`: a callable if one does, else a type. Of
@@ -26,6 +59,35 @@ impl Enclosers {
         let at = |table: &[u32]| table.get(line as usize).copied().filter(|&d| d != NONE);
         at(&self.callable).or_else(|| at(&self.other))
     }
+}
+
+/// Which lines are [`Enclosers::shared`]: the first and last lines of callables that two or more
+/// callables hold, counted from where each starts and after where each ends.
+fn shared_lines(defs: &[Def]) -> Vec<bool> {
+    let callables: Vec<&Def> = defs.iter().filter(|d| d.is_callable() && d.start_line <= d.end_line).collect();
+    let lines = callables.iter().map(|d| d.end_line as usize + 2).max().unwrap_or(0);
+    // How many callables start at each line, less those ending the line before: summed, how
+    // many hold each line.
+    let mut change = vec![0i64; lines];
+    for d in &callables {
+        change[d.start_line as usize] += 1;
+        change[d.end_line as usize + 1] -= 1;
+    }
+    let mut held = 0;
+    let holding: Vec<i64> = change
+        .iter()
+        .map(|c| {
+            held += c;
+            held
+        })
+        .collect();
+    let mut shared = vec![false; lines];
+    for d in &callables {
+        for line in [d.start_line as usize, d.end_line as usize] {
+            shared[line] |= holding[line] > 1;
+        }
+    }
+    shared
 }
 
 /// Each line's shortest definition of those `keep` takes, by index into `defs`: the definitions
@@ -109,5 +171,25 @@ mod tests {
             None,
         ];
         assert_eq!(at, expected);
+    }
+
+    /// A line is shared where a callable starts or ends on a line another holds: two on one
+    /// line, or a nested one's first and last lines; not a line only one holds, nor a type's.
+    #[test]
+    fn shared_lines_are_where_callables_meet() {
+        let defs = [
+            def("Store", "struct", 1, 30),
+            def("open", "method", 3, 12),
+            def("helper", "fn", 5, 8),
+            def("a", "fn", 14, 14),
+            def("b", "fn", 14, 14),
+            def("close", "method", 16, 20),
+        ];
+        let shared = shared_lines(&defs);
+        let at: Vec<usize> = (0..shared.len()).filter(|&line| shared[line]).collect();
+        assert_eq!(at, [5, 8, 14]);
+        let enclosers = Enclosers::new(&defs);
+        assert_eq!((enclosers.declared(14, "b"), enclosers.declared(14, "c")), (Some(4), None));
+        assert!(enclosers.shared(14) && !enclosers.shared(3) && !enclosers.shared(1000));
     }
 }

@@ -34,7 +34,7 @@ mod unparsed;
 pub use extract::PrivateDefinition;
 pub use keywords::{Family as KeywordFamily, keyword_outline};
 pub use language::Language;
-pub use model::{Definition, Import, Kind, Outline, UnlistedKeys, qualifying_name};
+pub use model::{Definition, Import, Kind, Outline, UnlistedKeys, qualifying_name, qualifying_path};
 pub use prose::{TextFormat, TextOutline, render_text_outline};
 pub use render::{lists_definitions, render_map, render_signatures};
 pub use shebang::reads_shebang;

@@ -228,14 +228,20 @@ pub struct UnlistedKeys {
 /// (`Store` for `impl<T> Codec for Store<T>`), without type parameters (`List` for `List[T]`) or
 /// path (`C` for `a::b::C`).
 pub fn qualifying_name(name: &str) -> &str {
+    let path = qualifying_path(name);
+    path.rsplit("::").next().unwrap_or(path)
+}
+
+/// [`qualifying_name`] with the path it is written with: `crate::model::Item` for `impl
+/// fmt::Display for crate::model::Item<'a>`, `Thor::Util` for Ruby's `module Thor::Util`.
+pub fn qualifying_path(name: &str) -> &str {
     let target = name.rsplit_once(" for ").map_or(name, |(_, target)| target);
-    let target = target.split(['<', '[']).next().unwrap_or(target).trim();
-    target.rsplit("::").next().unwrap_or(target)
+    target.split(['<', '[']).next().unwrap_or(target).trim()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::qualifying_name;
+    use super::{qualifying_name, qualifying_path};
 
     #[test]
     fn a_qualifying_name_drops_traits_type_parameters_and_paths() {
@@ -243,5 +249,7 @@ mod tests {
         assert_eq!(qualifying_name("Codec for Store<T>"), "Store");
         assert_eq!(qualifying_name("fmt::Display for crate::model::Item<'a>"), "Item");
         assert_eq!(qualifying_name("List[T]"), "List");
+        assert_eq!(qualifying_path("fmt::Display for crate::model::Item<'a>"), "crate::model::Item");
+        assert_eq!(qualifying_path("Thor::Util"), "Thor::Util");
     }
 }

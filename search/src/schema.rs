@@ -25,7 +25,9 @@ use crate::walk::FileStamp;
 // 7: a file-level JavaScript/TypeScript `let`/`var` is a symbol, and a C++ header with nlohmann's
 //    macros keeps its classes' members: changes of the extractor its fingerprint's samples do
 //    not show.
-pub(crate) const SCHEMA_VERSION: u32 = 7;
+// 8: a symbol's owner is the path of the modules and types it is nested in (`Thor::Util`), so a
+//    qualified search tells `Thor::Util.snake_case` from `Other::Util.snake_case`.
+pub(crate) const SCHEMA_VERSION: u32 = 8;
 
 /// What an index's `schema-version` file holds: [`SCHEMA_VERSION`], and the fingerprint of the
 /// extractor its symbols came from when it has one (`4-1f0c…`). An extractor that finds other

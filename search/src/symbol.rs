@@ -35,6 +35,9 @@ pub(crate) struct Needle {
     whole: bool,
     /// Only members of a type or module of this name (lowercased).
     owner: Option<String>,
+    /// The qualifier's parts before the owner (lowercased): a member whose owner is known to be
+    /// nested in other modules or types is one only if they end as these do (see [`nested_in`]).
+    outer: Vec<String>,
     /// Only definitions in files whose path holds these names (lowercased), in this order, as
     /// directories or as the file's stem: `zip` of `zip.Writer.Close` is `archive/zip/writer.go`
     /// (see [`Needle::placed`]).
@@ -50,7 +53,13 @@ impl Needle {
             true => is_exact(name, &self.lower),
             false => lowercase_starts_with(name, &self.lower),
         };
-        named && self.owner.as_deref().is_none_or(|owner| symbol.owner.as_deref().is_some_and(|of| is_exact(of, owner)))
+        let owned = |owner: &str| {
+            symbol.owner.as_deref().is_some_and(|path| {
+                let (outer, of) = path.rsplit_once("::").unwrap_or(("", path));
+                is_exact(of, owner) && nested_in(outer, &self.outer)
+            })
+        };
+        named && self.owner.as_deref().is_none_or(owned)
     }
 
     /// The pattern of the lowercased names the index holds that may match: those starting with
@@ -91,6 +100,7 @@ impl Needle {
     pub(crate) fn members(pattern: &Qualified<'_>, placed: bool) -> Result<Needle, SearchError> {
         let mut needle = needle(pattern.name)?;
         needle.owner = Some(pattern.owner.to_lowercase());
+        needle.outer = pattern.places.iter().map(|place| place.to_lowercase()).collect();
         if placed {
             needle.places = Needle::placed_owner(pattern)?.places;
         }
@@ -115,7 +125,21 @@ pub(crate) fn needle(pattern: &str) -> Result<Needle, SearchError> {
     if typed.is_empty() {
         return Err(SearchError::EmptyQuery { what: "the symbol name is empty; pass a name or its beginning" });
     }
-    Ok(Needle { lower: typed.to_lowercase(), typed, whole: false, owner: None, places: Vec::new() })
+    Ok(Needle { lower: typed.to_lowercase(), typed, whole: false, owner: None, outer: Vec::new(), places: Vec::new() })
+}
+
+/// Whether an owner nested in `outer` (the modules and types around it in its file, `::`-joined,
+/// as the extractor gives them: `Thor` of `Thor::Util`) may be the one a qualifier names with
+/// `places` before it (lowercased): the two agree where both say something, from the owner out.
+/// A qualifier may say more (a crate's, gem's or package's name above the file's modules) or
+/// less (`Util.snake_case` for `Thor::Util`'s); `Other::Util.snake_case` names another `Util`.
+/// A path's `self` says nothing, and its `crate` or `super` restarts it elsewhere, so what is
+/// before either is not compared.
+fn nested_in(outer: &str, places: &[String]) -> bool {
+    let parts: Vec<&str> = outer.split("::").filter(|part| !part.is_empty() && *part != "self").collect();
+    let start = parts.iter().rposition(|part| matches!(*part, "crate" | "super")).map_or(0, |at| at + 1);
+    let places = places.iter().filter(|place| !matches!(place.as_str(), "crate" | "self" | "super"));
+    parts[start..].iter().rev().zip(places.rev()).all(|(part, place)| is_exact(part, place))
 }
 
 /// A qualified pattern's parts: `zip.Writer.Close`, `a::b::C::new`.
@@ -131,16 +155,19 @@ pub(crate) struct Qualified<'p> {
 }
 
 /// The parts of a qualified pattern (`Query::fetch`, `Server.Shutdown`, `a::b::C`, Lua's method
-/// `M:bar`: the qualifier is all before the last separator), when it has a qualifier and a name.
+/// `M:bar`, Ruby's `Thor::Util.snake_case` and instance method `Thor::Util#snake_case`, PHP's
+/// `Ns\Cls::method`: the qualifier is all before the last separator), when it has a qualifier
+/// and a name. A `#` right after a `.` begins the name, a JavaScript private one (`Counter.#count`).
 pub(crate) fn qualified(pattern: &str) -> Option<Qualified<'_>> {
     let pattern = pattern.trim();
-    let (qualifier, name) = pattern.rsplit_once("::").or_else(|| pattern.rsplit_once(['.', ':']))?;
-    let mut parts: Vec<&str> = qualifier
-        .split("::")
-        .flat_map(|part| part.split(['.', ':']))
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
+    let (at, _) = pattern.char_indices().rev().find(|&(at, c)| match c {
+        '.' | ':' | '\\' => true,
+        '#' => at > 0 && !pattern[..at].ends_with('.'),
+        _ => false,
+    })?;
+    let (qualifier, name) = (pattern[..at].trim_end_matches(':'), &pattern[at + 1..]);
+    let mut parts: Vec<&str> =
+        qualifier.split([':', '.', '#', '\\']).map(str::trim).filter(|p| !p.is_empty()).collect();
     let owner = parts.pop()?;
     (!name.is_empty()).then_some(Qualified { qualifier, owner, places: parts, name })
 }
@@ -338,6 +365,47 @@ mod tests {
         let mut names = ["#counter", "countAll", "#count"];
         names.sort_by_key(|name| closeness(name, &plain));
         assert_eq!(names, ["#count", "#counter", "countAll"]);
+    }
+
+    /// The name is what follows the last separator of any kind: `Thor::Util.snake_case` was read
+    /// as the name `Util.snake_case` of an owner `Thor`, and `#` and `\\` were no separators.
+    #[test]
+    fn a_qualified_pattern_is_split_at_its_last_separator() {
+        fn parts(pattern: &str) -> Option<(&str, Vec<&str>, &str, &str)> {
+            qualified(pattern).map(|q| (q.qualifier, q.places, q.owner, q.name))
+        }
+        let cases = [
+            ("Thor::Util.snake_case", Some(("Thor::Util", vec!["Thor"], "Util", "snake_case"))),
+            ("Thor::Util#snake_case", Some(("Thor::Util", vec!["Thor"], "Util", "snake_case"))),
+            ("a::b::C::new", Some(("a::b::C", vec!["a", "b"], "C", "new"))),
+            ("zip.Writer.Close", Some(("zip.Writer", vec!["zip"], "Writer", "Close"))),
+            ("M:bar", Some(("M", vec![], "M", "bar"))),
+            ("Ns\\Cls::method", Some(("Ns\\Cls", vec!["Ns"], "Cls", "method"))),
+            ("\\Ns\\Cls::method", Some(("\\Ns\\Cls", vec!["Ns"], "Cls", "method"))),
+            ("Counter.#count", Some(("Counter", vec![], "Counter", "#count"))),
+            ("#count", None),
+            ("snake_case", None),
+            ("Util::", None),
+            ("::new", None),
+        ];
+        for (pattern, expected) in cases {
+            assert_eq!(parts(pattern), expected, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn an_owners_nesting_agrees_with_the_qualifier_where_both_say_something() {
+        let places = |written: &[&str]| written.iter().map(|p| p.to_lowercase()).collect::<Vec<_>>();
+        assert!(nested_in("Thor", &places(&["Thor"])));
+        assert!(nested_in("Thor", &places(&[])), "`Util.snake_case` says nothing of Thor");
+        assert!(nested_in("Thor", &places(&["gem", "thor"])), "a gem's name above the file's modules");
+        assert!(nested_in("", &places(&["anything"])), "nothing known of the owner's nesting");
+        assert!(!nested_in("Thor", &places(&["Other"])));
+        assert!(!nested_in("a::Thor", &places(&["b", "Thor"])));
+        // `crate` and `super` restart a path; `self` says nothing.
+        assert!(nested_in("crate::model", &places(&["mylib", "model"])));
+        assert!(nested_in("inner::super", &places(&["outer"])));
+        assert!(nested_in("model", &places(&["crate", "self", "model"])));
     }
 
     #[test]

@@ -18,7 +18,10 @@ pub struct Symbol {
     pub line: u32,
     /// The name of the type or module it is a member of (`Decoder` for Go's `func (d *Decoder)
     /// Decode`, `Store` in `impl<T> Codec for Store<T>`), so a qualified pattern (`Decoder.Decode`)
-    /// finds that member; `None` at a file's top level or when the extractor does not know.
+    /// finds that member; `None` at a file's top level or when the extractor does not know. After
+    /// the modules and types that name is nested in, where the extractor knows them, `::`-joined
+    /// (`Thor::Util` for a method of `module Thor; module Util`), so `Other::Util.snake_case`
+    /// does not find it.
     pub owner: Option<String>,
 }
 

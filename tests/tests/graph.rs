@@ -248,14 +248,20 @@ fn callers_count_the_calls_only_a_name_links_and_list_the_rest() {
     );
     let sms = callers(&home, &dir, "Sms.send");
     assert_eq!(sms["edges"].as_array().map(Vec::len), Some(0), "{sms}");
-    // What a change to `Sms.send` may reach still counts that call's file.
+    // What a change to `Sms.send` may reach still counts that call's file, apart from the callers.
     let out = lctx(&home, &dir, false, &["impact", "transports.py::Sms.send", "--json"]);
     assert!(out.status.success(), "{}", describe(&out));
     let impact: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let callers = impact["groups"].as_array().and_then(|g| g.iter().find(|g| g["name"] == "callers")).cloned();
-    let files = callers.map(|g| g["files"].clone()).unwrap_or_default();
+    let group = |name: &str| {
+        let found = impact["groups"].as_array().and_then(|g| g.iter().find(|g| g["name"] == name)).cloned();
+        found.map(|g| g["files"].clone()).unwrap_or_default()
+    };
+    assert_eq!(group("callers").as_array().map(Vec::len), Some(0), "{impact}");
+    let files = group("ambiguous callers");
     assert_eq!(files[0]["file"], "notify.py", "{impact}");
     assert_eq!(files[0]["why"], "calls Sms::send [ambiguous]", "{impact}");
+    let note = impact["note"].as_str().unwrap_or_default();
+    assert!(note.contains("1 of the 1 calling files call what changed only through ambiguous calls"), "{impact}");
 }
 
 #[test]

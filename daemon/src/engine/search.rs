@@ -11,7 +11,7 @@ use lean_ctx_common::limits::check_results;
 use lean_ctx_common::plural::count;
 use lean_ctx_graph::{extract_from, has_queries};
 use lean_ctx_guard::permissions::{Verdict, canonical_prefix};
-use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree};
+use lean_ctx_outline::{Definition, Kind, Language, TextFormat, outline_and_tree, qualifying_path};
 use lean_ctx_search::{
     Action, Extraction, GlobResult, IndexExtractor, IndexObserver, IndexStatus, Mask, SearchConfig, SearchEngine,
     SearchError, SearchRequest, SearchResult, Symbol, SymbolExtractor, TreeResult, Withhold, default_extractor,
@@ -93,7 +93,7 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
                     (Kind::Impl, _) | (_, None) => (owner.clone(), name),
                     // Ruby's `def self.escape` in `class Utils` is `Utils`'s.
                     (_, Some(("self", name))) => (owner.clone(), name),
-                    (_, Some((of, name))) => (Some(of.to_string()), name),
+                    (_, Some((of, name))) => (Some(nested(owner.as_deref(), of)), name),
                 };
                 out.push(Symbol { name: name.to_string(), kind: kind.label().to_string(), line, owner });
             }
@@ -166,16 +166,24 @@ fn assigned(text: &str, target: &str) -> bool {
     })
 }
 
-/// The owner of `definition`'s members, `owner` being its own: its name, but for Ruby's
-/// singleton class, whose methods are class methods of the object it opens (`class << self` in
-/// `module Util` holds `Util.snake_case`, as `def self.snake_case` does; `class << Config` holds
-/// `Config`'s): they were owned by `<< self`, so `Util.snake_case` found nothing.
+/// The owner of `definition`'s members, `owner` being its own: its name, after the owners it is
+/// nested in and the path it is written with (Ruby's `module Thor; module Util` and `module
+/// Thor::Util` are both `Thor::Util`, so `Other::Util.snake_case` is told from
+/// `Thor::Util.snake_case`); but for Ruby's singleton class, whose methods are class methods of
+/// the object it opens (`class << self` in `module Util` holds `Util.snake_case`, as `def
+/// self.snake_case` does; `class << Config` holds `Config`'s): they were owned by `<< self`, so
+/// `Util.snake_case` found nothing.
 fn members_owner(definition: &Definition, owner: Option<&str>) -> String {
     match definition.name.strip_prefix("<< ").map(str::trim) {
         Some("self") => owner.unwrap_or(&definition.name).to_string(),
         Some(object) if !object.is_empty() => object.to_string(),
-        _ => definition.owner_name().to_string(),
+        _ => nested(owner, qualifying_path(&definition.name)),
     }
+}
+
+/// `name` as a member of `owner`, if it has one: `Thor::Util`.
+fn nested(owner: Option<&str>, name: &str) -> String {
+    owner.map_or_else(|| name.to_string(), |owner| format!("{owner}::{name}"))
 }
 
 /// A member defined outside its owner, which the outline names by both: `exports.parse = function`
@@ -1027,6 +1035,71 @@ mod tests {
         assert_eq!(defined_outside("fmt::Display for Item"), None);
         assert_eq!(defined_outside("res.contentType = res.type"), None);
         assert_eq!(defined_outside("a.b.c"), Some(("b", "c")));
+    }
+
+    /// A qualified name as a stack trace or the docs write it finds the member when its owner's
+    /// path is the one the file nests it in, and says so when the path names another owner:
+    /// `Thor::Util.snake_case` found nothing (it was read as the name `Util.snake_case` of an
+    /// owner `Thor`), nor did `Thor::Util#snake_case`, and `Other::Util.snake_case` was
+    /// answered with `Thor::Util`'s method as if that were what was asked for.
+    #[test]
+    fn a_qualified_name_finds_the_member_its_owners_path_nests() {
+        let project = tempfile::tempdir().unwrap();
+        let files = [
+            (
+                "lib/thor/util.rb",
+                "module Thor\n  module Util\n    def self.snake_case(s)\n    end\n\n    def camel_case(s)\n    \
+                 end\n  end\nend\n",
+            ),
+            ("lib/thor/shell.rb", "module Thor::Shell\n  def self.snake_case(s)\n  end\nend\n"),
+            (
+                "src/lib.rs",
+                "mod inner {\n    pub struct Type;\n    impl Type {\n        pub fn method() {}\n    }\n}\n",
+            ),
+            ("src/widget.cpp", "namespace ns {\nclass Widget {\n public:\n  void draw() {}\n};\n}\n"),
+            ("src/Shop/Cart.php", "<?php\nnamespace Shop;\n\nclass Cart {\n    public function total() {}\n}\n"),
+        ];
+        for (path, text) in files {
+            let path = project.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let cache = tempfile::tempdir().unwrap();
+        let mut config = SearchConfig::new(cache.path());
+        config.build_on_search = false;
+        config.extractor = outline_extractor();
+        let engine = SearchEngine::new(config);
+        let found = |pattern: &str| {
+            let result = engine.search(&SearchRequest::new(project.path(), Action::Symbol, pattern)).unwrap();
+            let at = result.matches.iter().map(|m| format!("{}:{}", m.path, m.line)).collect::<Vec<_>>();
+            (at, result.note.unwrap_or_default())
+        };
+        let nowhere = "was found in a type or module named";
+        for (pattern, at) in [
+            ("Thor::Util.snake_case", "lib/thor/util.rb:3"),
+            ("Thor::Util#snake_case", "lib/thor/util.rb:3"),
+            ("Util.snake_case", "lib/thor/util.rb:3"),
+            ("Thor::Util#camel_case", "lib/thor/util.rb:6"),
+            ("Thor::Shell.snake_case", "lib/thor/shell.rb:2"),
+            ("crate::inner::Type::method", "src/lib.rs:4"),
+            ("inner::Type::method", "src/lib.rs:4"),
+            ("ns::Widget::draw", "src/widget.cpp:4"),
+            ("Shop\\Cart::total", "src/Shop/Cart.php:5"),
+            ("\\Shop\\Cart::total", "src/Shop/Cart.php:5"),
+        ] {
+            let (got, note) = found(pattern);
+            assert_eq!(got, [at], "{pattern}: {note}");
+            assert!(!note.contains(nowhere), "{pattern}: {note}");
+        }
+        // Another owner of that name: every definition of the name, saying the owner has none.
+        for (pattern, owner) in [
+            ("Other::Util.snake_case", "Other::Util"),
+            ("crate::outer::Type::method", "crate::outer::Type"),
+            ("other::Widget::draw", "other::Widget"),
+        ] {
+            let (_, note) = found(pattern);
+            assert!(note.contains(&format!("{nowhere} `{owner}`")), "{pattern}: {note}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lean_ctx_common::plural::count;
-use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, MAX_DEPTH, TestLinks};
+use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, Label, MAX_DEPTH, TestLinks};
 use lean_ctx_search::Withheld;
 
 use super::callgraph::Resolved;
@@ -28,6 +28,11 @@ const TESTS_LIMIT: usize = 100;
 const DEFAULT_DEPTH: u32 = 2;
 /// The last group of every answer.
 const TESTS: &str = "tests to run";
+/// The files whose every call of what changed is linked by its name alone, to one of several
+/// definitions of that name (`ambiguous` in ctx_callgraph): each may call another of them.
+const AMBIGUOUS_CALLERS: &str = "ambiguous callers";
+/// What a test's reason ends with when it is to run only for such files.
+const THROUGH_AMBIGUOUS: &str = "[only through ambiguous callers]";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImpactAction {
@@ -267,13 +272,26 @@ fn touched(graph: &Graph, change: &FileChange) -> Vec<DefId> {
     out.into_iter().map(|i| DefId { file: change.file.clone(), index: i as u32 }).collect()
 }
 
-/// Files reached so far: the smallest depth each was reached at, and why.
+/// Files reached so far: the smallest depth each was reached at, and why; and those reached only
+/// through ambiguous calls.
 #[derive(Default)]
-struct Reached(BTreeMap<String, (u32, String)>);
+struct Reached {
+    files: BTreeMap<String, (u32, String)>,
+    ambiguous_only: BTreeSet<String>,
+}
 
 impl Reached {
     fn add(&mut self, file: &str, depth: u32, why: String) {
-        self.0.entry(file.to_string()).or_insert((depth, why));
+        self.files.entry(file.to_string()).or_insert((depth, why));
+        self.ambiguous_only.remove(file);
+    }
+
+    /// A file reached by ambiguous calls alone, unless it was reached otherwise before.
+    fn add_ambiguous(&mut self, file: &str, depth: u32, why: String) {
+        if !self.files.contains_key(file) {
+            self.ambiguous_only.insert(file.to_string());
+        }
+        self.files.entry(file.to_string()).or_insert((depth, why));
     }
 }
 
@@ -290,23 +308,44 @@ fn callers_group(
         return Ok(());
     }
     let walk = graph.callers(ids, depth, MAX_EDGES, interrupt)?;
-    let mut by_file: BTreeMap<String, (u32, BTreeSet<String>)> = BTreeMap::new();
-    // A possible dependent counts: a call reaching `ids` by name alone is one too.
+    // Each file's depth, what it calls, and whether any of its calls is not ambiguous.
+    let mut by_file: BTreeMap<String, (u32, BTreeSet<String>, bool)> = BTreeMap::new();
+    // A possible dependent counts: a call reaching `ids` by name alone is one too, listed apart.
     for edge in walk.edges.iter().chain(walk.guessed.iter().map(|guess| &guess.edge)) {
-        let slot = by_file.entry(edge.file.clone()).or_insert((edge.depth, BTreeSet::new()));
+        let slot = by_file.entry(edge.file.clone()).or_insert((edge.depth, BTreeSet::new(), false));
         slot.0 = slot.0.min(edge.depth);
         slot.1.insert(format!("{} [{}]", edge.callee.name, edge.label.name()));
+        slot.2 |= edge.label != Label::Ambiguous;
     }
-    let mut linked: Vec<Linked> = by_file
-        .into_iter()
-        .map(|(file, (depth, callees))| {
-            let why = format!("calls {}", subject::within_line(callees, ", "));
-            reached.add(&file, depth, why.clone());
-            Linked { file, depth, why }
-        })
-        .collect();
-    linked.sort_by(|a, b| (a.depth, &a.file).cmp(&(b.depth, &b.file)));
+    let (mut linked, mut ambiguous) = (Vec::new(), Vec::new());
+    for (file, (depth, callees, resolved)) in by_file {
+        let why = format!("calls {}", subject::within_line(callees, ", "));
+        match resolved {
+            true => reached.add(&file, depth, why.clone()),
+            false => reached.add_ambiguous(&file, depth, why.clone()),
+        }
+        let list = if resolved { &mut linked } else { &mut ambiguous };
+        list.push(Linked { file, depth, why });
+    }
+    let by_depth = |a: &Linked, b: &Linked| (a.depth, &a.file).cmp(&(b.depth, &b.file));
+    linked.sort_by(by_depth);
+    ambiguous.sort_by(by_depth);
+    if !ambiguous.is_empty() {
+        add_note(
+            &mut answer.note,
+            format!(
+                "{} of the {} calling files call what changed only through ambiguous calls (linked by name alone to one of \
+                 several definitions of that name, which they may not call): listed apart as {AMBIGUOUS_CALLERS}, \
+                 and the tests run only for them end with {THROUGH_AMBIGUOUS}",
+                ambiguous.len(),
+                linked.len() + ambiguous.len()
+            ),
+        );
+    }
     answer.groups.push(Group::new("callers", linked, subject::GROUP_LIMIT));
+    if !ambiguous.is_empty() {
+        answer.groups.push(Group::new(AMBIGUOUS_CALLERS, ambiguous, subject::GROUP_LIMIT));
+    }
     if walk.truncated {
         add_note(&mut answer.note, format!("more than {MAX_EDGES} call sites: the callers are cut there"));
     }
@@ -327,18 +366,101 @@ fn dependents_group(files: &FileGraph, start: &[String], depth: u32, answer: &mu
     answer.groups.push(Group::new("dependents", linked, subject::GROUP_LIMIT));
 }
 
-/// Adds the tests to run for every file reached.
+/// Adds the tests to run for every file reached; those to run only for files reached through
+/// ambiguous calls say so.
 fn finish(graph: &Graph, links: &TestLinks, mut answer: ImpactAnswer, reached: Reached) -> (ImpactAnswer, Impacted) {
-    let why: BTreeMap<String, String> = reached.0.iter().map(|(f, (_, why))| (f.clone(), why.clone())).collect();
-    let tests = subject::tests_for(graph, links, &why);
+    let why: BTreeMap<String, String> = reached.files.iter().map(|(f, (_, why))| (f.clone(), why.clone())).collect();
+    let mut tests = subject::tests_for(graph, links, &why);
+    if !reached.ambiguous_only.is_empty() {
+        let mut resolved = why;
+        resolved.retain(|file, _| !reached.ambiguous_only.contains(file));
+        let needed: BTreeSet<String> =
+            subject::tests_for(graph, links, &resolved).into_iter().map(|t| t.file).collect();
+        for test in tests.iter_mut().filter(|test| !needed.contains(&test.file)) {
+            test.why = format!("{} {THROUGH_AMBIGUOUS}", test.why);
+        }
+    }
     answer.groups.push(Group::new(TESTS, tests, usize::MAX));
-    let impacted = subject::languages(graph, reached.0.into_keys());
+    let impacted = subject::languages(graph, reached.files.into_keys());
     (answer, impacted)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file whose only call of the symbol is linked by its name alone (`channel.send`, of a
+    /// `channel` of unknown type, may be `Mail.send` or `Sms.send`) was listed among the callers
+    /// like any other, and its tests among those to run, without saying they may be no callers.
+    #[test]
+    fn callers_only_by_an_ambiguous_name_are_listed_apart_and_counted() {
+        let files = [
+            (
+                "transports.py",
+                "class Mail:\n    def send(self, body):\n        return body\n\n\nclass Sms:\n    def send(self, body):\n        return body\n",
+            ),
+            ("notify.py", "def notify(channel):\n    channel.send(\"hi\")\n"),
+            ("mailer.py", "from transports import Mail\n\n\ndef mail():\n    Mail().send(\"hi\")\n"),
+            ("test_notify.py", "from notify import notify\n\n\ndef test_notify():\n    notify(None)\n"),
+            ("test_mailer.py", "from mailer import mail\n\n\ndef test_mail():\n    mail()\n"),
+        ];
+        let mut graph = Graph::new();
+        for (path, source) in files {
+            let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Python, source);
+            graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+        }
+        let too_large = BTreeSet::new();
+        let view = super::super::GraphView {
+            graph: &graph,
+            phase: super::super::Phase::Ready,
+            lagging: false,
+            too_large: &too_large,
+        };
+        let groups = |symbol: &str| {
+            let (answer, _) = analyze(&view, Some("transports.py"), Some(symbol), 1, Interrupt::NEVER).unwrap();
+            let listed = answer
+                .groups
+                .iter()
+                .map(|g| {
+                    (g.name.clone(), g.files.iter().map(|l| format!("{} ({})", l.file, l.why)).collect::<Vec<_>>())
+                })
+                .collect::<Vec<_>>();
+            (listed, answer.note.unwrap_or_default())
+        };
+        let named =
+            |name: &str, files: &[&str]| (name.to_string(), files.iter().map(|f| f.to_string()).collect::<Vec<_>>());
+        let (sms, note) = groups("Sms.send");
+        assert_eq!(
+            sms,
+            [
+                named("callers", &[]),
+                named("ambiguous callers", &["notify.py (calls Sms::send [ambiguous])"]),
+                named(
+                    "tests to run",
+                    &["test_notify.py (tests notify.py (name+import) [only through ambiguous callers])"]
+                ),
+            ]
+        );
+        assert!(note.contains("1 of the 1 calling files call what changed only through ambiguous calls"), "{note}");
+        // A file with a call linked by its type is a caller, whatever else it calls by name.
+        let (mail, note) = groups("Mail.send");
+        assert_eq!(mail[0], named("callers", &["mailer.py (calls Mail::send [exact])"]));
+        assert!(
+            mail[1].0 == "ambiguous callers" && mail[1].1 == ["notify.py (calls Mail::send [ambiguous])"],
+            "{mail:?}"
+        );
+        assert_eq!(
+            mail[2],
+            named(
+                "tests to run",
+                &[
+                    "test_mailer.py (tests mailer.py (name+import))",
+                    "test_notify.py (tests notify.py (name+import) [only through ambiguous callers])"
+                ]
+            )
+        );
+        assert!(note.contains("1 of the 2 calling files"), "{note}");
+    }
 
     #[test]
     fn a_symbol_not_parsed_yet_is_said_to_be_so_not_answered_for_its_file() {
