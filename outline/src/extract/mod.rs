@@ -963,7 +963,7 @@ impl<'s> Walker<'s> {
             head.push(Role::Core, " ");
         }
         self.push_code(&mut head, Role::Core, within, declared.head.clone());
-        let (line, whole) = head.lines();
+        let (line, _, written) = head.lines();
         let start_line = node_lines(declared.first, self.source).0;
         let head_line = node_lines(declared.head_start, self.source).0;
         let (body_line, end_line) = node_lines(declared.last, self.source);
@@ -985,7 +985,7 @@ impl<'s> Walker<'s> {
         Definition {
             kind: declared.kind,
             name: declared.name.clone(),
-            uncut: (whole != line).then_some(whole),
+            uncut: (written != line).then_some(written),
             signature: line,
             start_line,
             head_line,
@@ -1267,10 +1267,10 @@ impl<'s> Walker<'s> {
         if let Some(notes) = notes {
             head.push(Role::Tail, &format!(" ({notes})"));
         }
-        let (line, whole) = head.lines();
-        let (line, whole) = match kind {
-            Kind::TypeAlias => (without_leading_bar(line), without_leading_bar(whole)),
-            _ => (line, whole),
+        let (line, whole, written) = head.lines();
+        let (line, whole, written) = match kind {
+            Kind::TypeAlias => (without_leading_bar(line), without_leading_bar(whole), without_leading_bar(written)),
+            _ => (line, whole, written),
         };
         // Shortened from the whole line: the line may already be cut inside the value's brackets.
         let line = match kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
@@ -1279,7 +1279,7 @@ impl<'s> Walker<'s> {
                 .unwrap_or(line),
             false => line,
         };
-        let uncut = (whole != line).then_some(whole);
+        let uncut = (written != line).then_some(written);
         (line, uncut)
     }
 
@@ -1438,21 +1438,23 @@ impl<'s> Walker<'s> {
         let comments = nodes_in(within, &range, self.comments);
         let mut cuts: Vec<(Range<usize>, String)> =
             comments.iter().map(|comment| (comment.clone(), " ".to_string())).collect();
-        for elided in nodes_in(within, &range, self.spec.elided) {
-            let before = self.source[..elided.start].trim_end().len().max(range.start);
-            cuts.push((before..elided.end, String::new()));
+        // What one type parameter elides (its bound and its default) is one `…`: `K…`.
+        let mut elided: Vec<Range<usize>> = Vec::new();
+        for part in nodes_in(within, &range, self.spec.elided) {
+            let before = self.source[..part.start].trim_end().len().max(range.start);
+            match elided.last_mut() {
+                Some(last) if last.end == before => last.end = part.end,
+                _ => elided.push(before..part.end),
+            }
+        }
+        for part in elided {
+            let text = self.without_comments(&comments, &part);
+            cuts.push((part, head::elided(&text)));
         }
         for clause in nodes_in(within, &range, self.spec.abridged) {
             // The clause is judged and shortened without its comments (a commented type
             // parameter list would otherwise carry `// …` into the one-line head).
-            let mut text = String::new();
-            let mut position = clause.start;
-            for comment in comments.iter().filter(|c| clause.start <= c.start && c.end <= clause.end) {
-                text.push_str(self.source.get(position..comment.start).unwrap_or(""));
-                text.push(' ');
-                position = comment.end;
-            }
-            text.push_str(self.source.get(position..clause.end).unwrap_or(""));
+            let text = self.without_comments(&comments, &clause);
             if let Some(short) = abridged(&text) {
                 cuts.push((clause, short));
             }
@@ -1478,6 +1480,19 @@ impl<'s> Walker<'s> {
         }
         text.push_str(self.source.get(position..range.end).unwrap_or(""));
         head.push(role, &text);
+    }
+
+    /// The source in `range` with a space for each of `comments` inside it.
+    fn without_comments(&self, comments: &[Range<usize>], range: &Range<usize>) -> String {
+        let mut text = String::new();
+        let mut position = range.start;
+        for comment in comments.iter().filter(|c| range.start <= c.start && c.end <= range.end) {
+            text.push_str(self.source.get(position..comment.start).unwrap_or(""));
+            text.push(' ');
+            position = comment.end;
+        }
+        text.push_str(self.source.get(position..range.end).unwrap_or(""));
+        text
     }
 
     /// The literals in `range` (the language's strings, regexes, characters) whose text a head's
