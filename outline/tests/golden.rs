@@ -2693,7 +2693,7 @@ fn overload_guards_returning_never_are_not_shown() {
     views.signature_lines_contain(&[
         "2 let NOTHING: Nothing<any> | undefined",
         "3 var created = 0",
-        " 7-15 static of<F…>(value: F): Maybe<F> (+5 more)",
+        " 7-15 static of<F…>(value: F): Maybe<F> (+4 more)",
         "20-23 export const just: <T…>(value: T): Maybe<T> (+1 more)",
     ]);
     assert!(!views.signatures.contains("never"), "{}", views.signatures);
@@ -2702,9 +2702,9 @@ fn overload_guards_returning_never_are_not_shown() {
 #[test]
 fn overloads_share_one_line_and_accessor_pairs_do_not() {
     let views = check("typescript/overloads.ts", Language::TypeScript, &["from", "timer", "Cache", "get", "size"]);
-    // Four `from` heads (three overloads and the implementation) are one line with the shortest.
-    views.signature_lines_contain(&["5-13 export function from<T>(input: ArrayLike<T>): Observable<T> (+3 more)"]);
-    assert!(views.map.contains("5-13 fn from ×4"), "{}", views.map);
+    // Three `from` overloads are one line with the shortest, spanning the implementation too.
+    views.signature_lines_contain(&["5-13 export function from<T>(input: ArrayLike<T>): Observable<T> (+2 more)"]);
+    assert!(views.map.contains("5-13 fn from ×3"), "{}", views.map);
     // Two signatures are below the group size: `timer` and the getter/setter pair stay as written.
     assert_eq!(views.signatures.matches("timer(").count(), 2, "{}", views.signatures);
     assert_eq!(views.signatures.matches(" size(").count(), 2, "{}", views.signatures);
@@ -3291,4 +3291,22 @@ fn typescript_heads_say_what_their_type_parameters_lost() {
         "13 export const arrayToEnum: <T…, U…>(items: U) =>",
     ]);
     assert!(views.map.contains("4 type Omit\n5 type OmitKeys\n"), "{}", views.map);
+}
+
+/// A run of overloads is shown and counted by its signatures: the implementation after them
+/// (`function pick(a: any, b?: any): any {…}`) cannot be called as written, so it is neither a
+/// signature shown nor one more overload; its lines end the run's. Two overloads keep a line
+/// each, as two same-named functions do.
+#[test]
+fn typescript_overloads_are_their_signatures_not_their_implementation() {
+    let views = check("typescript/heads.ts", Language::TypeScript, &["pick", "K", "get", "Codec", "decode", "parse"]);
+    for lines in [
+        "16 export function pick(a: string): string\n17-18 export function pick(a: number, b: number): number\n",
+        "19 export class K\n 19 get(key: string): string (+2 more)\n",
+        " 23 decode(bytes: Uint8Array): string\n 25-28 decode(bytes: ArrayBuffer): string\n",
+    ] {
+        assert!(views.signatures.contains(lines), "no `{lines}` in\n{}", views.signatures);
+    }
+    assert!(!views.signatures.contains("any"), "{}", views.signatures);
+    assert!(views.map.contains("16 fn pick\n17-18 fn pick\n19 class K\n 19 get ×3\n"), "{}", views.map);
 }

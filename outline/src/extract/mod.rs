@@ -475,6 +475,11 @@ pub(crate) struct Rule {
     /// head in parentheses: a Ruby class's mixins (`class Version < Base (include Comparable)`),
     /// which are part of its API as its bases are.
     pub body_notes: Option<BodyNotes>,
+    /// Whether the node implements the overload signatures written just before it (TypeScript's
+    /// `function pick(a: string): string;` … `function pick(a: any) {…}`): callers see only the
+    /// signatures, so the implementation is no overload and no line of its own; its lines end
+    /// the run's.
+    pub implements_overloads: Option<fn(Node, &str) -> bool>,
 }
 
 /// Reads a definition's members' body for its [`Rule::body_notes`].
@@ -518,6 +523,7 @@ impl Rule {
             requires: None,
             initializers: None,
             body_notes: None,
+            implements_overloads: None,
         }
     }
 
@@ -572,6 +578,10 @@ impl Rule {
 
     pub const fn initializers(self, initializers: Initializers) -> Rule {
         Rule { initializers: Some(initializers), ..self }
+    }
+
+    pub const fn implements_overloads(self, implements_overloads: fn(Node, &str) -> bool) -> Rule {
+        Rule { implements_overloads: Some(implements_overloads), ..self }
     }
 
     pub const fn body_notes(self, body_notes: BodyNotes) -> Rule {
@@ -807,6 +817,17 @@ impl<'s> Walker<'s> {
                     if let Some(owner) = owned_by(child, self.source) {
                         self.owned.push(Owned { owner, definition, heads, declarations });
                     }
+                    continue;
+                }
+                // The signatures it implements were just outlined (a body's nested definitions
+                // would have no line to go under: such an implementation keeps its own).
+                let implemented = rule.implements_overloads.is_some_and(|implements| implements(child, self.source))
+                    && definition.children.is_empty();
+                let signature = out
+                    .last_mut()
+                    .filter(|last| implemented && last.kind == definition.kind && last.name == definition.name);
+                if let Some(signature) = signature {
+                    signature.end_line = definition.end_line;
                     continue;
                 }
                 match rule.receiver.and_then(|receiver| receiver(child, self.source)) {
