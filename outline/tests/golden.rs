@@ -3310,3 +3310,14 @@ fn typescript_overloads_are_their_signatures_not_their_implementation() {
     assert!(!views.signatures.contains("any"), "{}", views.signatures);
     assert!(views.map.contains("16 fn pick\n17-18 fn pick\n19 class K\n 19 get ×3\n"), "{}", views.map);
 }
+
+/// A constant or variable shows its value when the declaration is short as written, not once its
+/// brackets were emptied: attrs' `Attribute = _add_hash(_add_eq(…), attrs=[…])` (a long value,
+/// emptied short) showed a value that `Factory = _add_hash(…)` (a shorter one) did not.
+#[test]
+fn python_values_are_judged_short_as_written() {
+    let views = check("python/rebound.py", Language::Python, &["DEFAULT_TIMEOUT", "Factory", "Attribute"]);
+    for line in ["3 DEFAULT_TIMEOUT = 3\n", "10 Factory\n", "17-23 Attribute\n"] {
+        assert!(views.signatures.contains(line), "no `{line}` in\n{}", views.signatures);
+    }
+}

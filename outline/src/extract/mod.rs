@@ -1209,11 +1209,14 @@ impl<'s> Walker<'s> {
         // object of methods is not a value to show: its methods are listed as its members.
         let valued = matches!(kind, Kind::Const | Kind::Variable) && self.head_members.is_empty();
         if valued && node.byte_range().len() <= 4 * SHORT_VALUE {
-            let mut whole = head.clone();
-            self.push_split(&mut whole, node, node.byte_range());
-            let whole = whole.line();
+            let mut valued = head.clone();
+            self.push_split(&mut valued, node, node.byte_range());
+            // Judged before its brackets were emptied: attrs' `Attribute = _add_hash(_add_eq(…),
+            // attrs=[…])` showed a value its neighbours `Factory = _add_hash(…)` did not, only
+            // because a longer value is emptied more.
+            let (line, whole, written) = valued.lines();
             if whole.chars().count() <= SHORT_VALUE {
-                return (whole, None);
+                return (line.clone(), (written != line).then_some(written));
             }
         }
         let core_end = core_end(node).unwrap_or(head_end).clamp(node.start_byte(), head_end);
