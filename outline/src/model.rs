@@ -105,9 +105,10 @@ pub struct Definition {
     /// in `…`. The name and parameters are never cut below a hard cap of 1000 characters.
     pub signature: String,
     /// The head on one line as written (whitespace collapsed, long decorations shortened) when
-    /// `signature` shortened it further: its types emptied, its parameters untyped or its tail
-    /// cut. What reads types from a head (the code graph's return types) needs it whole; `None`
-    /// when `signature` is the whole head.
+    /// `signature` shortened it further: its types emptied, its parameters untyped, its tail cut
+    /// or its type parameters' bounds and defaults elided (`<T, K…>`). What reads types from a
+    /// head (the code graph's return types) needs it whole, and so does what compares heads (a
+    /// run shares a line only when alike as written); `None` when `signature` is the whole head.
     pub uncut: Option<String>,
     /// 1-based, inclusive. Includes decorators/annotations/`export`/`template<…>` in front of it.
     pub start_line: u32,

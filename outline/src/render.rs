@@ -564,13 +564,18 @@ fn member_shape_of(definition: &Definition) -> Option<Shape<'_>> {
 /// `definition`'s signature split at the first whole-word occurrence of `name`, its name or the
 /// last part of it (`members`).
 fn split_at_name<'d>(definition: &'d Definition, name: &str, members: bool) -> Option<Shape<'d>> {
+    split_head_at_name(definition, &definition.signature, name, members)
+}
+
+/// `head`, `definition`'s signature or its head as written, split as [`split_at_name`] says.
+fn split_head_at_name<'d>(definition: &Definition, head: &'d str, name: &str, members: bool) -> Option<Shape<'d>> {
     // Headings, keys and tables are text whose siblings differ by design; fields and exports have
     // lines of their own.
     let prose = matches!(definition.kind, Kind::Heading | Kind::Key | Kind::Table | Kind::Field | Kind::Export);
     if prose || !definition.children.is_empty() {
         return None;
     }
-    let signature = definition.signature.as_str();
+    let signature = head;
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let (at, _) = signature
         .match_indices(name)
@@ -581,6 +586,15 @@ fn split_at_name<'d>(definition: &'d Definition, name: &str, members: bool) -> O
         Some(quote) => Shape { before: &before[..at - 1], after: &after[1..], quote: Some(quote), members },
         None => Shape { before, after, quote: None, members },
     })
+}
+
+/// [`shape_of`] (or [`member_shape_of`]) over `definition`'s head as written: a signature may
+/// have shortened what differs between two (`type Omit<T, K…> = Pick<…>` and `type OmitKeys<T,
+/// K…> = Pick<…>` bound `K` differently), and a run shares one line only when alike as written.
+fn written_shape_of(definition: &Definition, members: bool) -> Option<Shape<'_>> {
+    let head = definition.uncut.as_deref().unwrap_or(&definition.signature);
+    let name = if members { own_name(&definition.name) } else { &definition.name };
+    split_head_at_name(definition, head, name, members)
 }
 
 /// A run of at least two differently named definitions of one kind whose signatures are the same
@@ -602,6 +616,7 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
     // reset!}`) vary by their whole names.
     let run_of = |shape: fn(&Definition) -> Option<Shape<'_>>| {
         let first_shape = shape(first)?;
+        let first_written = written_shape_of(first, first_shape.members);
         // A name defined again (Ruby's `if … def clock_time … else def clock_time …`) ends the
         // run: `{a, b, b}` would read as a typo, and each definition keeps a line that names it.
         let mut names = HashSet::from([first.name.as_str()]);
@@ -612,6 +627,7 @@ fn same_shaped(definitions: &[Definition]) -> Option<(usize, Shape<'_>)> {
                     && names.insert(next.name.as_str())
                     && bodiless(next)
                     && shape(next).as_ref() == Some(&first_shape)
+                    && written_shape_of(next, first_shape.members) == first_written
             })
             .count();
         (run >= 2).then_some((run, first_shape))

@@ -1813,16 +1813,16 @@ fn typescript_members_without_implied_modifiers() {
     );
     views.hides(&["secret"]);
     views.signature_lines_contain(&[
-        "5-11 export interface ResponseEnvelope<TData, TError> { readonly status: number; data?: TData; \
+        "5-11 export interface ResponseEnvelope<TData, TError…> { readonly status: number; data?: TData; \
          error?: TError; headers: Map<string, ReadonlyArray<…>> }",
         " 10 retry(delayMs: number): Promise<ResponseEnvelope<TData, TError>>",
         // Fields over 100 characters with their types are a large type: their names, optional
         // ones marked, on the type's line when it has nothing else.
-        "14-24 export interface RequestOptions<TBody> { method?, headers?, body?, signal?, timeoutMs?, \
+        "14-24 export interface RequestOptions<TBody…> { method?, headers?, body?, signal?, timeoutMs?, \
          retries?, onProgress?, parse?, cache? }",
         // A list of names keeps each field's access: the plain API ones first, then the others
         // labelled.
-        "26-49 export class HttpClient<TContext> extends EventEmitter { baseUrl, transport, timeoutMs; protected: \
+        "26-49 export class HttpClient<TContext…> extends EventEmitter { baseUrl, transport, timeoutMs; protected: \
          pending }",
         " 33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
         " 38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
@@ -2264,7 +2264,7 @@ fn typescript_types_declared_inside_a_function() {
 #[test]
 fn typescript_long_type_alias_keeps_its_name_whole() {
     check("typescript/pipeable.ts", Language::TypeScript, &["Endpoint", "Request"])
-        .signature_lines_contain(&[" 69-85 export type Request<Ep> = …"]);
+        .signature_lines_contain(&[" 69-85 export type Request<Ep…> = …"]);
 }
 
 /// The outline of a text file under `tests/fixtures/text/`, compared with `<stem>.outline.txt`.
@@ -2732,8 +2732,8 @@ fn overload_guards_returning_never_are_not_shown() {
     views.signature_lines_contain(&[
         "2 let NOTHING: Nothing<any> | undefined",
         "3 var created = 0",
-        " 7-15 static of<F>(value: F): Maybe<F> (+5 more)",
-        "20-23 export const just: <T>(value: T): Maybe<T> (+1 more)",
+        " 7-15 static of<F…>(value: F): Maybe<F> (+4 more)",
+        "20-23 export const just: <T…>(value: T): Maybe<T> (+1 more)",
     ]);
     assert!(!views.signatures.contains("never"), "{}", views.signatures);
 }
@@ -2741,9 +2741,9 @@ fn overload_guards_returning_never_are_not_shown() {
 #[test]
 fn overloads_share_one_line_and_accessor_pairs_do_not() {
     let views = check("typescript/overloads.ts", Language::TypeScript, &["from", "timer", "Cache", "get", "size"]);
-    // Four `from` heads (three overloads and the implementation) are one line with the shortest.
-    views.signature_lines_contain(&["5-13 export function from<T>(input: ArrayLike<T>): Observable<T> (+3 more)"]);
-    assert!(views.map.contains("5-13 fn from ×4"), "{}", views.map);
+    // Three `from` overloads are one line with the shortest, spanning the implementation too.
+    views.signature_lines_contain(&["5-13 export function from<T>(input: ArrayLike<T>): Observable<T> (+2 more)"]);
+    assert!(views.map.contains("5-13 fn from ×3"), "{}", views.map);
     // Two signatures are below the group size: `timer` and the getter/setter pair stay as written.
     assert_eq!(views.signatures.matches("timer(").count(), 2, "{}", views.signatures);
     assert_eq!(views.signatures.matches(" size(").count(), 2, "{}", views.signatures);
@@ -2860,7 +2860,7 @@ fn typescript_heads_written_over_lines_read_as_one() {
     );
     views.signature_lines_contain(&[
         // A type parameter per line reads as a list written on one line.
-        "export type QueryObserverResult<TData, TError> =",
+        "export type QueryObserverResult<TData…, TError…> =",
         // A long head empties what its types nest; a pair that holds nothing stays as written.
         "20-25 export function group<TData, TError>(rows: Array<…>, keys: Key[]): Map<string, QueryState<…>[]>",
         // Still long: the parameters are named without their types; the return type stays.
@@ -2870,10 +2870,10 @@ fn typescript_heads_written_over_lines_read_as_one() {
         // A long list of type arguments is its first, like a list of type parameters.
         "64-66 build(client: QueryClient): Query<TQueryFnData, …>",
         // An alias whose value is still long without what its brackets hold shows no value.
-        "48-52 export type DeepKeys<T, TDepth> = …",
+        "48-52 export type DeepKeys<T, TDepth…> = …",
         // A long list of type parameters is its first; two stay.
         "54-67 export class QueryObserver<TQueryFnData, …> extends …",
-        "getOptimisticResult<TResult, TKey>(key: TKey)",
+        "getOptimisticResult<TResult…, TKey>(key: TKey)",
     ]);
 }
 
@@ -2949,10 +2949,10 @@ fn typescript_large_types_keep_every_name_and_shed_their_detail() {
          pageCount?, rowCount?, getPaginationRowModel? }",
         "43-49 export class PaginationError extends Error { readonly pageIndex: number }",
         // A long alias keeps its name and parameters; its value loses what its brackets hold.
-        "15 export type PageRange<TData, TIndex> = Partial<…> & {…}",
+        "15 export type PageRange<TData…, TIndex…> = Partial<…> & {…}",
         // A long list of parents is named by its keyword; a short one stays.
         // Type parameters without their bounds and defaults.
-        "30-41 export interface PaginationInstance<TData> extends … { setPageIndex,",
+        "30-41 export interface PaginationInstance<TData…> extends … { setPageIndex,",
         "43-49 export class PaginationError extends Error",
         // The members a type literal in a type's head declares are listed as its members.
         "64-68 export interface PageChange extends PaginationEvent<'pagechange', {…}> { readonly previousIndex: \
@@ -3313,5 +3313,50 @@ fn python_re_exports_share_a_line_per_module() {
     }
     for name in ["Name29", "Type29", "Mixed19"] {
         assert!(views.names.iter().any(|n| n == name), "`{name}` not a definition: {:?}", views.names);
+    }
+}
+
+/// A type parameter whose bound or default a signature drops reads `K…`, never as if it had none;
+/// and a run shares a line only when its heads are alike as written: zod's `type {Omit,
+/// OmitKeys}<T, K> = …` hid that one bounds `K` by `keyof T`, the other by `string`.
+#[test]
+fn typescript_heads_say_what_their_type_parameters_lost() {
+    let views = check("typescript/heads.ts", Language::TypeScript, &["Omit", "OmitKeys", "First", "Head"]);
+    views.signature_lines_contain(&[
+        "4 export type Omit<T, K…> = Pick<T, Exclude<keyof T, K>>",
+        "5 export type OmitKeys<T, K…> = Pick<T, Exclude<keyof T, K>>",
+        "8-9 export type {First, Head}<T> = T[0]",
+        "11 export type Optional<T, D…> = T | D",
+        "13 export const arrayToEnum: <T…, U…>(items: U) =>",
+    ]);
+    assert!(views.map.contains("4 type Omit\n5 type OmitKeys\n"), "{}", views.map);
+}
+
+/// A run of overloads is shown and counted by its signatures: the implementation after them
+/// (`function pick(a: any, b?: any): any {…}`) cannot be called as written, so it is neither a
+/// signature shown nor one more overload; its lines end the run's. Two overloads keep a line
+/// each, as two same-named functions do.
+#[test]
+fn typescript_overloads_are_their_signatures_not_their_implementation() {
+    let views = check("typescript/heads.ts", Language::TypeScript, &["pick", "K", "get", "Codec", "decode", "parse"]);
+    for lines in [
+        "16 export function pick(a: string): string\n17-18 export function pick(a: number, b: number): number\n",
+        "19 export class K\n 19 get(key: string): string (+2 more)\n",
+        " 23 decode(bytes: Uint8Array): string\n 25-28 decode(bytes: ArrayBuffer): string\n",
+    ] {
+        assert!(views.signatures.contains(lines), "no `{lines}` in\n{}", views.signatures);
+    }
+    assert!(!views.signatures.contains("any"), "{}", views.signatures);
+    assert!(views.map.contains("16 fn pick\n17-18 fn pick\n19 class K\n 19 get ×3\n"), "{}", views.map);
+}
+
+/// A constant or variable shows its value when the declaration is short as written, not once its
+/// brackets were emptied: attrs' `Attribute = _add_hash(_add_eq(…), attrs=[…])` (a long value,
+/// emptied short) showed a value that `Factory = _add_hash(…)` (a shorter one) did not.
+#[test]
+fn python_values_are_judged_short_as_written() {
+    let views = check("python/rebound.py", Language::Python, &["DEFAULT_TIMEOUT", "Factory", "Attribute"]);
+    for line in ["3 DEFAULT_TIMEOUT = 3\n", "10 Factory\n", "17-23 Attribute\n"] {
+        assert!(views.signatures.contains(line), "no `{line}` in\n{}", views.signatures);
     }
 }

@@ -31,6 +31,38 @@ const MAX_DECORATION: usize = 40;
 const KEPT_SPACE: char = '\u{E000}';
 const KEPT_TAB: char = '\u{E001}';
 
+/// What open and close a part of a head the signature shows as `…` and the written head keeps
+/// (see [`elided`]): characters of Unicode's private use area, as for [`KEPT_SPACE`].
+const ELIDED_OPEN: char = '\u{E002}';
+const ELIDED_CLOSE: char = '\u{E003}';
+
+/// `text` marked as a part the signature shows as `…` (a TypeScript type parameter's bound and
+/// default: `<T, K…>`) and the written head keeps whole (`<T, K extends keyof T>`), so that what
+/// compares heads as written (a run of definitions shown on one line) sees the difference.
+pub(crate) fn elided(text: &str) -> String {
+    format!("{ELIDED_OPEN}{text}{ELIDED_CLOSE}")
+}
+
+/// `text` with each [`elided`] part as `…` (`shown`), or as written.
+fn resolve_elided(text: &str, shown: bool) -> String {
+    let mut resolved = String::with_capacity(text.len());
+    let mut inside = false;
+    for c in text.chars() {
+        match c {
+            ELIDED_OPEN => {
+                inside = true;
+                if shown {
+                    resolved.push('…');
+                }
+            }
+            ELIDED_CLOSE => inside = false,
+            c if !inside || !shown => resolved.push(c),
+            _ => {}
+        }
+    }
+    resolved
+}
+
 /// A literal's `text` with its spaces and tabs kept through the collapsing of a head's
 /// whitespace, cut with `…` and its `closing` delimiter at any other whitespace (a line break:
 /// one line cannot show it) or at a character that stands for a kept one.
@@ -123,17 +155,28 @@ impl Head {
     /// The head on one line, shortened as the module describes.
     pub(crate) fn line(mut self) -> String {
         self.shorten_decorations(false);
+        self.show_elided();
         let full = self.render();
         self.shortened(full)
     }
 
-    /// The head on one line shortened as the module describes, and before anything but long
-    /// decorations was shortened (at most [`HARD_MAX`] characters).
-    pub(crate) fn lines(mut self) -> (String, String) {
+    /// The head on one line shortened as the module describes; before anything but long
+    /// decorations and its [`elided`] parts was shortened; and as written, its elided parts kept
+    /// (both at most [`HARD_MAX`] characters).
+    pub(crate) fn lines(mut self) -> (String, String, String) {
         self.shorten_decorations(false);
+        let written = resolve_elided(&self.render(), false);
+        self.show_elided();
         let whole = self.render();
         let line = self.shortened(whole.clone());
-        (line, truncate_list(whole, HARD_MAX))
+        (line, truncate_list(whole, HARD_MAX), truncate_list(written, HARD_MAX))
+    }
+
+    /// Shows each [`elided`] part as `…`.
+    fn show_elided(&mut self) {
+        for segment in &mut self.segments {
+            segment.text = resolve_elided(&segment.text, true);
+        }
     }
 
     /// `full`, this head rendered with its long decorations shortened, or shorter renderings.

@@ -15,13 +15,13 @@ pub(super) static SPEC: Spec = Spec {
         // A function's body is walked for the types it declares (immer's `enableMapSet()` holds
         // its `DraftMap` and `DraftSet` classes) and, in a module factory, its function
         // declarations (see `Owner::factory`); its other locals are not outlined.
-        Rule::new("function_declaration", Kind::Function).members("body"),
+        Rule::new("function_declaration", Kind::Function).members("body").implements_overloads(implements_overloads),
         Rule::new("generator_function_declaration", Kind::Function).members("body"),
         // Overload signatures and `declare function`.
         Rule::new("function_signature", Kind::Function).whole(),
         Rule::new("class_declaration", Kind::Class).members("body").head_members(base_type_literals),
         Rule::new("abstract_class_declaration", Kind::Class).members("body").head_members(base_type_literals),
-        Rule::new("method_definition", Kind::Method).named(method_name),
+        Rule::new("method_definition", Kind::Method).named(method_name).implements_overloads(implements_overloads),
         Rule::new("method_signature", Kind::Method).whole(),
         Rule::new("abstract_method_signature", Kind::Method).whole(),
         // An interface's `new (…): T`: what `new` on a value of the type takes and gives.
@@ -1293,6 +1293,31 @@ fn parameter_property(node: Node, source: &str) -> Option<String> {
 
 /// The call signatures of `const f: { <A>(self: A): A; (): void }`, when the declared type is such
 /// a list of two or more and nothing else.
+/// Whether a function or method with a body follows overload signatures of its name (comments
+/// aside; an exported one's export statement follows an exported signature): it is their
+/// implementation, which callers cannot call as written.
+fn implements_overloads(node: Node, source: &str) -> bool {
+    let statement = match node.parent() {
+        Some(parent) if parent.kind() == "export_statement" => parent,
+        _ => node,
+    };
+    let mut previous = statement.prev_named_sibling();
+    while let Some(comment) = previous.filter(|previous| previous.kind() == "comment") {
+        previous = comment.prev_named_sibling();
+    }
+    let signature = match previous {
+        Some(export) if export.kind() == "export_statement" => export.child_by_field_name("declaration"),
+        other => other,
+    };
+    let name = |node: Node| field_text(node, "name", source);
+    signature.is_some_and(|signature| {
+        matches!(signature.kind(), "function_signature" | "method_signature")
+            && node.child_by_field_name("body").is_some()
+            && name(signature).is_some()
+            && name(signature) == name(node)
+    })
+}
+
 fn overloaded_type(node: Node) -> Option<Vec<Node>> {
     let annotation = node.child_by_field_name("type")?;
     let list = annotation.named_child(0).filter(|list| list.kind() == "object_type")?;

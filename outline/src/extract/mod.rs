@@ -475,6 +475,11 @@ pub(crate) struct Rule {
     /// head in parentheses: a Ruby class's mixins (`class Version < Base (include Comparable)`),
     /// which are part of its API as its bases are.
     pub body_notes: Option<BodyNotes>,
+    /// Whether the node implements the overload signatures written just before it (TypeScript's
+    /// `function pick(a: string): string;` … `function pick(a: any) {…}`): callers see only the
+    /// signatures, so the implementation is no overload and no line of its own; its lines end
+    /// the run's.
+    pub implements_overloads: Option<fn(Node, &str) -> bool>,
 }
 
 /// Reads a definition's members' body for its [`Rule::body_notes`].
@@ -518,6 +523,7 @@ impl Rule {
             requires: None,
             initializers: None,
             body_notes: None,
+            implements_overloads: None,
         }
     }
 
@@ -572,6 +578,10 @@ impl Rule {
 
     pub const fn initializers(self, initializers: Initializers) -> Rule {
         Rule { initializers: Some(initializers), ..self }
+    }
+
+    pub const fn implements_overloads(self, implements_overloads: fn(Node, &str) -> bool) -> Rule {
+        Rule { implements_overloads: Some(implements_overloads), ..self }
     }
 
     pub const fn body_notes(self, body_notes: BodyNotes) -> Rule {
@@ -809,6 +819,17 @@ impl<'s> Walker<'s> {
                     }
                     continue;
                 }
+                // The signatures it implements were just outlined (a body's nested definitions
+                // would have no line to go under: such an implementation keeps its own).
+                let implemented = rule.implements_overloads.is_some_and(|implements| implements(child, self.source))
+                    && definition.children.is_empty();
+                let signature = out
+                    .last_mut()
+                    .filter(|last| implemented && last.kind == definition.kind && last.name == definition.name);
+                if let Some(signature) = signature {
+                    signature.end_line = definition.end_line;
+                    continue;
+                }
                 match rule.receiver.and_then(|receiver| receiver(child, self.source)) {
                     Some(receiver) if owner.is_none() => self.detached.push((receiver, definition)),
                     _ if definition.kind == Kind::Field => out.extend(each_field(definition)),
@@ -963,7 +984,7 @@ impl<'s> Walker<'s> {
             head.push(Role::Core, " ");
         }
         self.push_code(&mut head, Role::Core, within, declared.head.clone());
-        let (line, whole) = head.lines();
+        let (line, _, written) = head.lines();
         let start_line = node_lines(declared.first, self.source).0;
         let head_line = node_lines(declared.head_start, self.source).0;
         let (body_line, end_line) = node_lines(declared.last, self.source);
@@ -985,7 +1006,7 @@ impl<'s> Walker<'s> {
         Definition {
             kind: declared.kind,
             name: declared.name.clone(),
-            uncut: (whole != line).then_some(whole),
+            uncut: (written != line).then_some(written),
             signature: line,
             start_line,
             head_line,
@@ -1188,11 +1209,14 @@ impl<'s> Walker<'s> {
         // object of methods is not a value to show: its methods are listed as its members.
         let valued = matches!(kind, Kind::Const | Kind::Variable) && self.head_members.is_empty();
         if valued && node.byte_range().len() <= 4 * SHORT_VALUE {
-            let mut whole = head.clone();
-            self.push_split(&mut whole, node, node.byte_range());
-            let whole = whole.line();
+            let mut valued = head.clone();
+            self.push_split(&mut valued, node, node.byte_range());
+            // Judged before its brackets were emptied: attrs' `Attribute = _add_hash(_add_eq(…),
+            // attrs=[…])` showed a value its neighbours `Factory = _add_hash(…)` did not, only
+            // because a longer value is emptied more.
+            let (line, whole, written) = valued.lines();
             if whole.chars().count() <= SHORT_VALUE {
-                return (whole, None);
+                return (line.clone(), (written != line).then_some(written));
             }
         }
         let core_end = core_end(node).unwrap_or(head_end).clamp(node.start_byte(), head_end);
@@ -1267,10 +1291,10 @@ impl<'s> Walker<'s> {
         if let Some(notes) = notes {
             head.push(Role::Tail, &format!(" ({notes})"));
         }
-        let (line, whole) = head.lines();
-        let (line, whole) = match kind {
-            Kind::TypeAlias => (without_leading_bar(line), without_leading_bar(whole)),
-            _ => (line, whole),
+        let (line, whole, written) = head.lines();
+        let (line, whole, written) = match kind {
+            Kind::TypeAlias => (without_leading_bar(line), without_leading_bar(whole), without_leading_bar(written)),
+            _ => (line, whole, written),
         };
         // Shortened from the whole line: the line may already be cut inside the value's brackets.
         let line = match kind == Kind::TypeAlias && line.chars().count() > MAX_TYPE_ALIAS {
@@ -1279,7 +1303,7 @@ impl<'s> Walker<'s> {
                 .unwrap_or(line),
             false => line,
         };
-        let uncut = (whole != line).then_some(whole);
+        let uncut = (written != line).then_some(written);
         (line, uncut)
     }
 
@@ -1438,21 +1462,23 @@ impl<'s> Walker<'s> {
         let comments = nodes_in(within, &range, self.comments);
         let mut cuts: Vec<(Range<usize>, String)> =
             comments.iter().map(|comment| (comment.clone(), " ".to_string())).collect();
-        for elided in nodes_in(within, &range, self.spec.elided) {
-            let before = self.source[..elided.start].trim_end().len().max(range.start);
-            cuts.push((before..elided.end, String::new()));
+        // What one type parameter elides (its bound and its default) is one `…`: `K…`.
+        let mut elided: Vec<Range<usize>> = Vec::new();
+        for part in nodes_in(within, &range, self.spec.elided) {
+            let before = self.source[..part.start].trim_end().len().max(range.start);
+            match elided.last_mut() {
+                Some(last) if last.end == before => last.end = part.end,
+                _ => elided.push(before..part.end),
+            }
+        }
+        for part in elided {
+            let text = self.without_comments(&comments, &part);
+            cuts.push((part, head::elided(&text)));
         }
         for clause in nodes_in(within, &range, self.spec.abridged) {
             // The clause is judged and shortened without its comments (a commented type
             // parameter list would otherwise carry `// …` into the one-line head).
-            let mut text = String::new();
-            let mut position = clause.start;
-            for comment in comments.iter().filter(|c| clause.start <= c.start && c.end <= clause.end) {
-                text.push_str(self.source.get(position..comment.start).unwrap_or(""));
-                text.push(' ');
-                position = comment.end;
-            }
-            text.push_str(self.source.get(position..clause.end).unwrap_or(""));
+            let text = self.without_comments(&comments, &clause);
             if let Some(short) = abridged(&text) {
                 cuts.push((clause, short));
             }
@@ -1478,6 +1504,19 @@ impl<'s> Walker<'s> {
         }
         text.push_str(self.source.get(position..range.end).unwrap_or(""));
         head.push(role, &text);
+    }
+
+    /// The source in `range` with a space for each of `comments` inside it.
+    fn without_comments(&self, comments: &[Range<usize>], range: &Range<usize>) -> String {
+        let mut text = String::new();
+        let mut position = range.start;
+        for comment in comments.iter().filter(|c| range.start <= c.start && c.end <= range.end) {
+            text.push_str(self.source.get(position..comment.start).unwrap_or(""));
+            text.push(' ');
+            position = comment.end;
+        }
+        text.push_str(self.source.get(position..range.end).unwrap_or(""));
+        text
     }
 
     /// The literals in `range` (the language's strings, regexes, characters) whose text a head's
