@@ -218,6 +218,45 @@ fn a_trace_finds_a_path_of_several_calls_by_default_and_says_plainly_when_there_
     );
 }
 
+/// semver's `matches_exact` is called by tests three calls away: at the default depth the answer
+/// said "tests to run: none", and an agent took that as "no test covers this".
+#[test]
+fn impact_says_which_depth_reaches_tests_when_none_is_reached_within_its_own() {
+    let home = Home::new();
+    let chain = [
+        ("shop/__init__.py", String::new()),
+        ("shop/rates.py", "def vat(total):\n    return total * 0.2\n".to_string()),
+        ("shop/tax.py", "from shop.rates import vat\n\n\ndef tax(total):\n    return vat(total)\n".to_string()),
+        (
+            "shop/invoice.py",
+            "from shop.tax import tax\n\n\ndef invoice(total):\n    return total + tax(total)\n".to_string(),
+        ),
+        (
+            "shop/order.py",
+            "from shop.invoice import invoice\n\n\ndef order(total):\n    return invoice(total)\n".to_string(),
+        ),
+        (
+            "tests/test_order.py",
+            "from shop.order import order\n\n\ndef test_order():\n    assert order(10.0) == 12.0\n".to_string(),
+        ),
+        ("app.py", "from shop.order import order\n\n\ndef main():\n    return order(1.0)\n".to_string()),
+    ];
+    let sources: Vec<(&str, &str)> = chain.iter().map(|(path, text)| (*path, text.as_str())).collect();
+    let root = project(&home, "chain", &sources);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+
+    let shallow = json(&home, &root, &["impact", "shop/rates.py::vat"]);
+    assert_eq!(files(&shallow, "tests to run"), Vec::<String>::new());
+    assert_eq!(
+        shallow["note"],
+        "no test is reached within depth 2; depth 3 reaches 1 test file (tests/test_order.py): ask with depth 3"
+    );
+    let deep = json(&home, &root, &["impact", "shop/rates.py::vat", "-d", "3"]);
+    assert_eq!(files(&deep, "tests to run"), ["tests/test_order.py"]);
+    assert_eq!(deep["note"], "", "the tests are listed: nothing to say");
+}
+
 #[test]
 fn bad_input_gets_an_answer_that_says_what_to_do() {
     let home = Home::new();

@@ -85,7 +85,7 @@ impl Engine {
         let rules = self.permission_rules(&scope, &config);
         let gone = || p.cancel.is_cancelled();
         let interrupt = Interrupt::new(&gone);
-        let (mut answer, impacted) = match p.action {
+        let (subject, project) = match p.action {
             ImpactAction::Analyze => {
                 let (file, symbol) = match split_subject(&p.path) {
                     (Some(""), None) | (None, None) => {
@@ -95,28 +95,15 @@ impl Engine {
                 };
                 let project = self.project_graph(&scope.root)?;
                 let file = file.map(|f| self.subject_file(&scope, &project, f, TOOL)).transpose()?;
-                self.stopped.count_if_cancelled(
-                    project.read(|view| analyze(&view, file.as_deref(), symbol, depth, interrupt)),
-                )?
+                (Subject::Analyze { file, symbol }, project)
             }
             ImpactAction::Diff => {
                 let (changed, cut) = diff::changes(&scope.root, &p.base)?;
-                let project = self.project_graph(&scope.root)?;
-                let mut out =
-                    self.stopped.count_if_cancelled(project.read(|view| changes(&view, changed, depth, interrupt)))?;
-                if cut {
-                    add_note(&mut out.0.note, "the diff was too long to read whole: only its start was used".into());
-                }
-                if p.base.contains("..") {
-                    add_note(
-                        &mut out.0.note,
-                        "changed definitions are found by their lines in the working tree's version of each file"
-                            .into(),
-                    );
-                }
-                out
+                (Subject::Diff { changed, cut, range: p.base.contains("..") }, self.project_graph(&scope.root)?)
             }
         };
+        let walk = |depth| self.stopped.count_if_cancelled(project.read(|view| subject.walk(&view, depth, interrupt)));
+        let (mut answer, impacted) = walk(depth)?;
         let root = scope.root.clone();
         // Inline tests are read from the files, after the graph's lock is released.
         let (inline, unchecked) = subject::inline_tests(&root, &impacted);
@@ -139,6 +126,28 @@ impl Engine {
         if let Some(cut) = cut_note(&answer.groups) {
             add_note(&mut answer.note, cut);
         }
+        if answer.groups.iter().any(|g| g.name == TESTS && g.files.is_empty()) {
+            // "none" where the walk stopped at its depth reads as "no test reaches this".
+            let deeper = (depth + 1..=MAX_DEPTH).find_map(|deeper| {
+                let tests = walk(deeper).map(|(found, _)| found.groups.into_iter().find(|g| g.name == TESTS));
+                match tests {
+                    Ok(Some(tests)) => {
+                        let files: Vec<String> = tests
+                            .files
+                            .into_iter()
+                            .map(|l| l.file)
+                            .filter(|file| readable(&rules, &scope.root, file))
+                            .collect();
+                        (!files.is_empty()).then_some(Ok((deeper, files)))
+                    }
+                    Ok(None) => None,
+                    Err(e) => Some(Err(e)),
+                }
+            });
+            if let Some((deeper, files)) = deeper.transpose()? {
+                add_note(&mut answer.note, deeper_tests_note(depth, deeper, &files));
+            }
+        }
         let mut withheld = Withheld::default();
         answer.changed.retain(|c| !withholds(&mut withheld, &rules, &root, &c.file));
         answer.changed_symbols.retain(|d| readable(&rules, &root, &d.file));
@@ -148,6 +157,61 @@ impl Engine {
         }
         Ok(answer)
     }
+}
+
+/// What an answer is about: a file or symbol, or what git says changed.
+enum Subject<'a> {
+    Analyze {
+        file: Option<String>,
+        symbol: Option<&'a str>,
+    },
+    /// `cut`: the diff was too long to read whole; `range`: the base is a ref range.
+    Diff {
+        changed: Vec<FileChange>,
+        cut: bool,
+        range: bool,
+    },
+}
+
+impl Subject<'_> {
+    fn walk(
+        &self,
+        view: &super::GraphView<'_>,
+        depth: u32,
+        interrupt: Interrupt<'_>,
+    ) -> EngineResult<(ImpactAnswer, Impacted)> {
+        match self {
+            Subject::Analyze { file, symbol } => analyze(view, file.as_deref(), *symbol, depth, interrupt),
+            Subject::Diff { changed, cut, range } => {
+                let mut out = changes(view, changed.clone(), depth, interrupt)?;
+                if *cut {
+                    add_note(&mut out.0.note, "the diff was too long to read whole: only its start was used".into());
+                }
+                if *range {
+                    add_note(
+                        &mut out.0.note,
+                        "changed definitions are found by their lines in the working tree's version of each file"
+                            .into(),
+                    );
+                }
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// Says that no test was reached within `depth` but one is at `deeper`, naming the first few.
+fn deeper_tests_note(depth: u32, deeper: u32, files: &[String]) -> String {
+    const NAMED: usize = 3;
+    let named = files.iter().take(NAMED).map(String::as_str).collect::<Vec<_>>().join(", ");
+    let more = match files.len().saturating_sub(NAMED) {
+        0 => String::new(),
+        more => format!(" and {more} more"),
+    };
+    format!(
+        "no test is reached within depth {depth}; depth {deeper} reaches {} ({named}{more}): ask with depth {deeper}",
+        count(files.len() as u64, "test file")
+    )
 }
 
 /// What the answer's lists left out, and how to ask a smaller question.
