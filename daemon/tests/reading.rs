@@ -571,7 +571,12 @@ fn auto_sends_the_head_of_a_long_map_and_says_where_the_rest_is() {
     let auto = p.read("", "handlers.py", "auto", false);
     assert!(auto.sent_tokens <= 8_000 + 200, "{} tokens sent", auto.sent_tokens);
     assert!(auto.content.starts_with("1-17999 fn {handler_0, handler_1, ") && auto.content.ends_with("…\n"));
-    assert!(auto.note.contains("; the map is ") && auto.note.contains(" tokens: the start of its first line sent; "));
+    assert!(
+        auto.note.contains("; the map is ")
+            && auto.note.ends_with(" tokens: the start of its first line sent; mode=map for the whole map"),
+        "{}",
+        auto.note
+    );
 }
 
 #[test]

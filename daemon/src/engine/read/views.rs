@@ -40,7 +40,8 @@ pub struct OutlineHead {
     /// Lines shown whole, of `total`.
     pub shown: usize,
     pub total: usize,
-    /// The file line the first definition left out starts at, when the outline says.
+    /// The file line the first definition left out starts at, when the outline says (not when
+    /// its first line is cut: the rest of that line's run has no line of its own).
     pub resumes_at: Option<u32>,
 }
 
@@ -75,11 +76,13 @@ pub fn outline_head(outline: &str, max_tokens: usize) -> Option<OutlineHead> {
         }
         _ => lines[..shown].concat(),
     };
-    let resumes_at = lines[shown..].iter().find_map(|line| {
+    // A first line cut names no line the rest starts at: its range is the whole run it lists.
+    let starts = |line: &&str| {
         let digits = line.trim_start();
         let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
         digits[..end].parse().ok()
-    });
+    };
+    let resumes_at = if shown == 0 { None } else { lines[shown..].iter().find_map(starts) };
     Some(OutlineHead { text, shown, total: lines.len(), resumes_at })
 }
 
