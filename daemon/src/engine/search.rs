@@ -136,7 +136,8 @@ fn exported_here(d: &Definition) -> Option<&str> {
         chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
             && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
     });
-    let required = value.starts_with("require(");
+    // `require('./x')` is the other module's value; `require('./x')()` is made here.
+    let required = value.strip_prefix("require(").is_some_and(|rest| rest.find(')') == Some(rest.len() - 1));
     (!named && !required && !name.contains(['.', ' ', ','])).then_some(name)
 }
 
@@ -1119,9 +1120,20 @@ mod tests {
         let text = "\"use strict\";\nexports.ZodIssueCode = exports.quoteless = void 0;\nconst util_1 = require(\"./util\");\n\
                     exports.ZodIssueCode = util_1.util.arrayToEnum([\n    \"invalid_type\",\n]);\n\
                     exports.NONE = -1;\nexports.query = require(\"./query\");\nclass ZodError {}\n\
-                    exports.ZodError = ZodError;\nmodule.exports.version = \"3.23.8\";\n";
+                    exports.ZodError = ZodError;\nmodule.exports.version = \"3.23.8\";\n\
+                    exports.viaCall = require('./x')();\nexports.viaNew = new Map();\n\
+                    module.exports.MODE = process.env.MODE || 'dev';\n";
         let symbols = outline_extractor()(Path::new("lib/ZodError.js"), text);
         let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line, s.owner.as_deref())).collect();
-        assert_eq!(found, [("ZodIssueCode", 4, None), ("NONE", 7, None), ("ZodError", 9, None), ("version", 11, None)]);
+        let expected = [
+            ("ZodIssueCode", 4, None),
+            ("NONE", 7, None),
+            ("ZodError", 9, None),
+            ("version", 11, None),
+            ("viaCall", 12, None),
+            ("viaNew", 13, None),
+            ("MODE", 14, None),
+        ];
+        assert_eq!(found, expected);
     }
 }

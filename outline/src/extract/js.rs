@@ -582,7 +582,7 @@ fn assigned_function(node: Node, source: &str) -> Option<Kind> {
     let value = assigned_value(node.child_by_field_name("right")?);
     let export_list = node_text(left, source) == "module.exports" && (names_exports(value) || computed(value));
     let exported = is_export(left, source) || on_exports_alias(left, statement, source);
-    let exported_name = exported && (names_a_value(value) || computed(value));
+    let exported_name = exported && (names_a_value(value) || computed(value) || operated(value));
     let methods = !assigned_methods(node, source).is_empty();
     let value = value.kind();
     match value {
@@ -620,6 +620,12 @@ fn computed(value: Node) -> bool {
     value.kind() == "call_expression"
         && !value.child_by_field_name("function").is_some_and(function)
         && !arguments.is_some_and(|arguments| arguments.named_children(&mut cursor).any(function))
+}
+
+/// A value an operator or `new` makes from values (`new Map()`, `process.env.MODE || 'dev'`,
+/// `a ? b : c`): exported so, it is defined where it is assigned, as a computed one is.
+fn operated(value: Node) -> bool {
+    matches!(value.kind(), "new_expression" | "binary_expression" | "ternary_expression" | "await_expression")
 }
 
 /// How many statements from a module's start its exports object may be given another name in:
