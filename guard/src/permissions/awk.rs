@@ -41,6 +41,18 @@ pub(crate) fn awk_programs(args: &[&str]) -> (Vec<Part>, usize) {
     }
 }
 
+/// The files awk reads program text or code from, which are not read
+/// here: `-f`/`--file` and `-E`/`--exec` programs (`-f /dev/stdin` too),
+/// gawk's `-i`/`--include` libraries and `-l`/`--load` extensions. gawk's
+/// own `inplace` library is known: [`in_place`] says what it writes.
+pub(crate) fn program_files(args: &[&str]) -> Vec<Part> {
+    let parsed = AWK.parse(args);
+    let libraries = parsed.values(Name::Short('i'));
+    let libraries = libraries.into_iter().filter(|part| &args[part.word][part.from..] != "inplace");
+    let files = ['f', 'E', 'l'].into_iter().flat_map(|short| parsed.values(Name::Short(short)));
+    files.chain(libraries).collect()
+}
+
 /// Whether gawk loads its `inplace` extension (`-i inplace`, `--include
 /// inplace`, `--i=inplace`…), which has it write its file operands.
 pub(crate) fn in_place(args: &[&str]) -> bool {

@@ -1063,6 +1063,47 @@ fn a_file_an_awk_program_reads_with_getline_is_read() {
 }
 
 #[test]
+fn an_awk_program_read_from_a_file_is_asked_about_where_rules_exist() {
+    let (s, p, file) = qa();
+    fs::write(s.root.join("prog.awk"), "BEGIN { getline < \"qa/secret/plan.txt\"; print }").unwrap();
+    // QA (gawk 5.2): each printed the secret line; the program's file is not read here.
+    for (command, from) in [
+        ("awk -f prog.awk", "prog.awk"),
+        ("gawk --file=prog.awk src/a.rs", "prog.awk"),
+        ("awk -fprog.awk", "prog.awk"),
+        ("gawk -f /dev/stdin <<EOF\nBEGIN { getline < \"qa/secret/plan.txt\"; print }\nEOF", "/dev/stdin"),
+        ("gawk -i ./prog.awk 'BEGIN{}'", "./prog.awk"),
+        ("gawk --include=prog 'BEGIN{}'", "prog"),
+        ("gawk -E prog.awk", "prog.awk"),
+    ] {
+        let part = format!("`{}`'s program from `{from}`, which may run commands", command.split(' ').next().unwrap());
+        let verdict = p.check_shell(command, &s.root);
+        assert_eq!(verdict, unknown_program("Bash(rm:*)", &file, &part), "{command}");
+        assert!(verdict.grounds().unwrap().contains("cannot be checked"), "{command}");
+    }
+    // With only Read or Edit rules, what it reads or writes is asked about.
+    let read = Setup::new();
+    read.project(&permissions(r#"{"deny": ["Read(./qa/secret/**)"]}"#));
+    let verdict = read.load().check_shell("awk -f prog.awk", &read.root);
+    let part = "what `awk`'s program from `prog.awk` reads";
+    assert_eq!(verdict, unknown_file("Read(./qa/secret/**)", &read.project_file(), part));
+    let edit = Setup::new();
+    edit.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    let verdict = edit.load().check_shell("awk -f prog.awk", &edit.root);
+    let part = "what `awk`'s program from `prog.awk` writes";
+    assert_eq!(verdict, unknown_file("Edit(./config/**)", &edit.project_file(), part));
+    // Programs on the line, and gawk's own inplace library, are checked as before.
+    for command in [
+        "awk '{print $1}' src/a.rs",
+        "awk -F: '{print}' /etc/passwd",
+        "ls | awk '{print $1}'",
+        "gawk -i inplace '{print}' src/a.rs",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn a_file_url_fetched_is_a_read_of_its_path() {
     let (s, p, file) = qa();
     let root = s.root.display();
