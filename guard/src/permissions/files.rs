@@ -581,7 +581,8 @@ impl<'a> Finder<'a> {
     }
 
     /// Notes the files awk's program reads by name (see [`awk`]): a program
-    /// file is not read, so what it reads, writes or runs is unknown; a string
+    /// file is not read, so what it reads, writes or runs is unknown, as are
+    /// the files a program puts in `ARGV` to read them as input; a string
     /// is a file read as an operand is, unless the shell made the program
     /// (`"…$f…"`); any other expression is known only when it runs.
     fn awk_reads(&mut self, program: &str, args: &[Arg], texts: &[&str]) {
@@ -592,6 +593,10 @@ impl<'a> Finder<'a> {
             self.unknown(false, format!("what {from} reads"));
             self.unknown(true, format!("what {from} writes"));
             self.files.unknown_programs.push(format!("{from}, which may run commands"));
+        }
+        let programs = awk::awk_programs(texts).0;
+        if programs.iter().any(|part| awk::sets_arguments(&texts[part.word][part.from..])) {
+            self.unknown(false, format!("{verb} the files its program puts in `ARGV`"));
         }
         for (text, sources) in awk::getline_sources(texts) {
             for source in sources {

@@ -1063,6 +1063,23 @@ fn a_file_an_awk_program_reads_with_getline_is_read() {
 }
 
 #[test]
+fn an_awk_program_setting_its_arguments_reads_files_known_only_when_it_runs() {
+    let (s, p, file) = qa();
+    // QA (gawk 5.2, mawk 1.3.4): each printed the secret line, read as awk's input.
+    for command in [
+        "awk 'BEGIN{ARGV[1]=\"qa/secret/plan.txt\"; ARGC=2} {print}'",
+        "gawk 'BEGIN{ARGV[ARGC++]=\"qa/secret/plan.txt\"} {print}' src/a.rs",
+        "mawk 'BEGIN{split(\"qa/secret/plan.txt\", ARGV); ARGC=2} {print}'",
+    ] {
+        let part = format!("`{}` reads the files its program puts in `ARGV`", command.split(' ').next().unwrap());
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
+    }
+    for command in ["awk '{print ARGV[1], FILENAME}' src/a.rs", "awk 'BEGIN{for (i in ARGV) print ARGV[i]}' src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn an_awk_program_read_from_a_file_is_asked_about_where_rules_exist() {
     let (s, p, file) = qa();
     fs::write(s.root.join("prog.awk"), "BEGIN { getline < \"qa/secret/plan.txt\"; print }").unwrap();
