@@ -355,6 +355,12 @@ pub(crate) fn invocations(line: &str, env: &[(String, String)]) -> Vec<Invocatio
     let mut later = Vec::new();
     let mut walk = Walk { ids: &mut line_ids, budget: &mut budget, out: &mut out, later: &mut later };
     collect(line, 0, &Place::default(), &mut Variables::environment(env), &mut walk);
+    // A function the environment gives every bash the line starts (see `imported_function`).
+    for (name, value) in env {
+        if let Some(body) = imported_function(name, value) {
+            collect_repeated(body, 0, &Place::default(), &format!("{name}={value}"), &mut walk);
+        }
+    }
     // A trap's action runs when the shell exits or gets a signal: after the
     // line's commands at the earliest, with its variables then not known here.
     let mut next = 0;
@@ -444,13 +450,7 @@ fn collect_commands(commands: Vec<Command>, depth: usize, within: &Place, vars: 
                 walk.out[own].script_env = Some(inner.env.clone());
                 collect(&text, depth + 1, &inner, &mut inherited, walk);
             } else if runs == Runs::Repeatedly {
-                let first = walk.out.len();
-                collect(&text, depth + 1, &place, &mut Variables::unknown(), walk);
-                let by = normalize(&command.raw);
-                walk.out[first..].iter_mut().for_each(|run| {
-                    run.function_body.get_or_insert_with(|| by.clone());
-                    run.runs_repeatedly = true;
-                });
+                collect_repeated(&text, depth, &place, &normalize(&command.raw), walk);
             } else {
                 collect(&text, depth + 1, &place, vars, walk);
             }
@@ -458,6 +458,27 @@ fn collect_commands(commands: Vec<Command>, depth: usize, within: &Place, vars: 
         let numbers = arithmetic::numbers(command, vars, &place.env);
         vars.record(&command.words, &numbers, &place, within, sets_anything);
     }
+}
+
+/// Collects `text`, run at `place` any number of times (see
+/// [`Runs::Repeatedly`]) as `by` has it run: knowing no variable, each of
+/// its commands marked as run so.
+fn collect_repeated(text: &str, depth: usize, place: &Place, by: &str, walk: &mut Walk<'_>) {
+    let first = walk.out.len();
+    collect(text, depth + 1, place, &mut Variables::unknown(), walk);
+    walk.out[first..].iter_mut().for_each(|run| {
+        run.function_body.get_or_insert_with(|| by.to_string());
+        run.runs_repeatedly = true;
+    });
+}
+
+/// The body of the function bash 5.2 defines from the environment
+/// variable `name` set to `value`: `f` from `BASH_FUNC_f%%`, when its value
+/// starts `() {`. Bash passes it on to the bashes it starts, and runs the
+/// body wherever one calls `f`: any number of times, with what it holds then.
+pub(crate) fn imported_function<'a>(name: &str, value: &'a str) -> Option<&'a str> {
+    let function = name.strip_prefix("BASH_FUNC_")?.strip_suffix("%%")?;
+    (!function.is_empty() && value.starts_with("() {")).then(|| &value[2..])
 }
 
 /// Commands a command hands to a shell, and whether that shell is a
@@ -823,6 +844,17 @@ fn look_through(
                 == Some(env_files::Use::Startup);
         if startup && value.literal && value.text.contains(['$', '`']) {
             scripts.push(Script { text: value.text.clone(), runs: Runs::Startup, program: name.clone() });
+        }
+    }
+    // A function bash imports from a variable env or sudo sets (see `imported_function`).
+    for word in words.get(..at).unwrap_or_default() {
+        let Some(body) = word.text.split_once('=').and_then(|(name, value)| imported_function(name, value)) else {
+            continue;
+        };
+        if word.is_literal() {
+            scripts.push(Script { text: body.to_string(), runs: Runs::Repeatedly, program: word.text.clone() });
+        } else {
+            unknown_program.get_or_insert(format!("{} (a function bash imports)", word.text));
         }
     }
     scripts.extend(script);

@@ -1063,6 +1063,44 @@ fn a_file_an_awk_program_reads_with_getline_is_read() {
 }
 
 #[test]
+fn a_function_bash_imports_from_the_environment_is_checked_as_run() {
+    let (s, p, file) = qa();
+    // QA (bash 5.2): `env 'BASH_FUNC_ls%%=() { rm v2.txt; }' bash -c ls` removed v2.txt.
+    for command in [
+        "env 'BASH_FUNC_ls%%=() { rm v2.txt; }' bash -c ls",
+        "env 'A-B=1' 'BASH_FUNC_ls%%=() { rm v2.txt; }' make",
+        "sudo 'BASH_FUNC_ls%%=() { rm v2.txt; }' ./build.sh",
+    ] {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Bash(rm:*)", &file), "`{ rm v2.txt` matches it"),
+            "{command}"
+        );
+    }
+    // A name env sets is no command, whatever its characters.
+    assert_eq!(
+        p.check_shell("env 'A-B=1' rm -rf qa", &s.root),
+        because(deny("Bash(rm:*)", &file), "`env 'A-B=1' rm -rf qa` matches it")
+    );
+    // A body the shell makes is known only when it runs.
+    let part = "BASH_FUNC_ls%%=() { $x; } (a function bash imports)";
+    assert_eq!(
+        p.check_shell("env \"BASH_FUNC_ls%%=() { $x; }\" bash -c ls", &s.root),
+        unknown_program("Bash(rm:*)", &file, part)
+    );
+    // The `env` given to ctx_shell passes it on too.
+    let env = [("BASH_FUNC_ls%%".to_string(), "() { rm v2.txt; }".to_string())];
+    assert_eq!(
+        p.check_shell_with_env("bash -c ls", &s.root, &env),
+        because(deny("Bash(rm:*)", &file), "`{ rm v2.txt` matches it")
+    );
+    // bash imports only a value starting `() {`; others are plain variables.
+    for command in ["env 'BASH_FUNC_ls%%=rm v2.txt' bash -c ls", "env 'BASH_FUNC_ls=() { rm v2.txt; }' bash -c ls"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn an_awk_program_setting_its_arguments_reads_files_known_only_when_it_runs() {
     let (s, p, file) = qa();
     // QA (gawk 5.2, mawk 1.3.4): each printed the secret line, read as awk's input.
