@@ -45,10 +45,12 @@
 //! program known only when the command runs. A double-quoted variable in
 //! the directory before a literal file name (`"$HOME/bin/cargo"`) is not.
 
+use std::collections::{HashMap, HashSet};
+
 use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
-use super::variables::Variables;
+use super::variables::{Variables, defined_function};
 use super::wrappers::{self, Chdir, Output, Run};
 use super::{arithmetic, git_config};
 use super::{braces, env_files, env_split, expand, option_files};
@@ -236,6 +238,8 @@ pub(crate) struct Invocation {
     /// The definition's first command as written (`f() { cat x`), or the
     /// mapfile command.
     pub(crate) function_body: Option<String>,
+    /// The function whose header this command is (`f` for `f() { cat x`).
+    pub(crate) defines_function: Option<String>,
     /// It is a command of a mapfile callback: each run starts where the
     /// one before left the directory.
     pub(crate) runs_repeatedly: bool,
@@ -368,7 +372,44 @@ pub(crate) fn invocations(line: &str, env: &[(String, String)]) -> Vec<Invocatio
         collect(&text, depth + 1, &place, &mut Variables::unknown(), &mut walk);
         next += 1;
     }
+    drop_uncalled_bodies(&mut out);
     out
+}
+
+/// Drops the commands of the bodies of functions the line defines but
+/// never calls (`clean() { rm -rf build; }; echo hi`): defining one runs
+/// none of its body. A function is called where a command's program is its
+/// name, outside any body or in the body of one called; all are kept where
+/// a program is known only when it runs (`$f` may be a call). A call from a
+/// script or sourced file is not seen, as what those run by themselves is not.
+fn drop_uncalled_bodies(out: &mut Vec<Invocation>) {
+    // Each body by its first command, with the functions defined in it (nested ones too).
+    let mut defined: HashMap<&str, Vec<&str>> = HashMap::new();
+    for run in out.iter() {
+        if let (Some(body), Some(name)) = (&run.function_body, &run.defines_function) {
+            defined.entry(body.as_str()).or_default().push(name.as_str());
+        }
+    }
+    let mut called: HashSet<&str> = HashSet::new();
+    let runs = |run: &Invocation, called: &HashSet<&str>| match run.function_body.as_deref() {
+        None => true,
+        Some(body) => defined.get(body).is_none_or(|names| names.iter().any(|name| called.contains(name))),
+    };
+    loop {
+        let before = called.len();
+        let live: Vec<&Invocation> = out.iter().filter(|run| runs(run, &called)).collect();
+        called
+            .extend(live.iter().flat_map(|run| run.program.as_deref().into_iter().chain(run.program_word.as_deref())));
+        if called.len() == before {
+            break;
+        }
+    }
+    if out.iter().any(|run| runs(run, &called) && run.unknown_program.is_some()) {
+        return;
+    }
+    let keep: Vec<bool> = out.iter().map(|run| runs(run, &called)).collect();
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// Environments of a script git runs by its configuration (see
@@ -570,7 +611,9 @@ fn look_through(
         starts.push(next);
     }
     // A function's body runs when it is called, with what the line holds then.
-    let defines = starts.iter().any(|&start| function_header(&words[start..]) > 0);
+    let header = starts.iter().find(|&&start| function_header(&words[start..]) > 0);
+    let defines = header.is_some();
+    let defines_function = header.and_then(|&start| defined_function(&words[start..]));
     let braces = starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"{"))).sum::<isize>()
         - closing_braces(words, &starts);
     let function_body = match body {
@@ -880,6 +923,7 @@ fn look_through(
         place,
         sets_anything,
         function_body,
+        defines_function,
         runs_repeatedly: false,
         moves_dir,
     };

@@ -1831,9 +1831,12 @@ fn a_substitution_runs_to_the_paren_the_shell_closes_it_with() {
 fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
     let (s, p, file) = qa();
     // The body's first command follows the header on the same line.
-    for command in
-        ["g() { rm -rf qa; }; g", "g () { rm -rf qa; }", "function g { rm -rf qa; }", "function g() ( rm -rf qa )"]
-    {
+    for command in [
+        "g() { rm -rf qa; }; g",
+        "g () { rm -rf qa; }; g",
+        "function g { rm -rf qa; }; g",
+        "function g() ( rm -rf qa ); g",
+    ] {
         let part = format!("`{}` matches it", command.split(';').next().unwrap().trim_end_matches(" )"));
         assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), &part), "{command}");
     }
@@ -1875,6 +1878,34 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
+}
+
+#[test]
+fn a_functions_body_is_checked_only_where_it_may_be_called() {
+    let (s, p, file) = qa();
+    // QA (bash 5.2): defining `clean` removed nothing; calling it did.
+    for command in [
+        "clean() { rm -rf build; }; echo hi",
+        "function clean { rm -rf build; }\necho hi",
+        "clean() ( rm -rf build ); echo clean",
+        "g() { rm -rf qa; }; h() { g; }; echo h",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    let rm = |part: &str| because(deny("Bash(rm:*)", &file), &format!("`{part}` matches it"));
+    for (command, part) in [
+        ("clean() { rm -rf build; }; echo hi; clean", "clean() { rm -rf build"),
+        ("clean() { rm -rf build; }; trap clean EXIT", "clean() { rm -rf build"),
+        ("clean() { rm -rf build; }; eval clean", "clean() { rm -rf build"),
+        ("g() { rm -rf qa; }; h() { g; }; h", "g() { rm -rf qa"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), rm(part), "{command}");
+    }
+    // A program known only when it runs may be the call.
+    assert_eq!(
+        p.check_shell("clean() { rm -rf build; }; $cmd", &s.root),
+        because(deny("Bash(rm:*)", &file), "`clean() { rm -rf build` matches it")
+    );
 }
 
 #[test]
