@@ -41,6 +41,18 @@ pub(crate) fn awk_programs(args: &[&str]) -> (Vec<Part>, usize) {
     }
 }
 
+/// The files awk reads program text or code from, which are not read
+/// here: `-f`/`--file` and `-E`/`--exec` programs (`-f /dev/stdin` too),
+/// gawk's `-i`/`--include` libraries and `-l`/`--load` extensions. gawk's
+/// own `inplace` library is known: [`in_place`] says what it writes.
+pub(crate) fn program_files(args: &[&str]) -> Vec<Part> {
+    let parsed = AWK.parse(args);
+    let libraries = parsed.values(Name::Short('i'));
+    let libraries = libraries.into_iter().filter(|part| &args[part.word][part.from..] != "inplace");
+    let files = ['f', 'E', 'l'].into_iter().flat_map(|short| parsed.values(Name::Short(short)));
+    files.chain(libraries).collect()
+}
+
 /// Whether gawk loads its `inplace` extension (`-i inplace`, `--include
 /// inplace`, `--i=inplace`…), which has it write its file operands.
 pub(crate) fn in_place(args: &[&str]) -> bool {
@@ -69,7 +81,7 @@ fn sources(program: &str) -> Vec<Source<'_>> {
     while i < bytes.len() {
         i = match bytes[i] {
             b'"' => string_end(bytes, i),
-            b'#' => bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n),
+            b'#' => comment_end(bytes, i),
             _ if program[i..].starts_with("getline")
                 && !(i > 0 && is_name_byte(bytes[i - 1]))
                 && !bytes.get(i + 7).is_some_and(|&b| is_name_byte(b)) =>
@@ -88,6 +100,74 @@ fn sources(program: &str) -> Vec<Source<'_>> {
         };
     }
     out
+}
+
+/// Whether an awk program may change its arguments, `ARGV` or `ARGC`:
+/// after `BEGIN` awk reads as its input the files `ARGV[1]` up to
+/// `ARGV[ARGC-1]` name, so a program that sets them (`ARGV[1]="f"; ARGC=2`,
+/// `ARGV[ARGC++]="f"`, `split(s, ARGV)`, `sub(/a/, "f", ARGV[1])`,
+/// `getline ARGV[1]`, or `f(ARGV)`: an array is passed by reference) reads
+/// files known only when it runs. Reading them (`print ARGV[1]`, `i in
+/// ARGV`, `length(ARGV)`, `delete ARGV[1]`) adds no file.
+pub(crate) fn sets_arguments(program: &str) -> bool {
+    let bytes = program.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        i = match bytes[i] {
+            b'"' => string_end(bytes, i),
+            b'#' => comment_end(bytes, i),
+            b if is_name_byte(b) => {
+                let end = bytes[i..].iter().position(|&b| !is_name_byte(b)).map_or(bytes.len(), |n| i + n);
+                if matches!(&program[i..end], "ARGV" | "ARGC") && sets(program, i, end) {
+                    return true;
+                }
+                end
+            }
+            _ => i + 1,
+        };
+    }
+    false
+}
+
+/// Whether the `ARGV` or `ARGC` written from `start` to `end` is set there
+/// (see [`sets_arguments`]).
+fn sets(program: &str, start: usize, end: usize) -> bool {
+    let bytes = program.as_bytes();
+    let before = program[..start].trim_end();
+    let word_before = &before[before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_').len()..];
+    let subscript = skip_blanks(bytes, end);
+    let subscripted = bytes.get(subscript) == Some(&b'[');
+    let after = if subscripted { balanced_end(bytes, subscript, b'[', b']') } else { end };
+    let next = &program[skip_blanks(bytes, after)..];
+    let assigned = (next.starts_with('=') && !next.starts_with("=="))
+        || ["+=", "-=", "*=", "/=", "%=", "^=", "++", "--"].iter().any(|op| next.starts_with(op))
+        || before.ends_with("++")
+        || before.ends_with("--")
+        || word_before == "getline";
+    let call = enclosing_call(program, start);
+    let whole_array = !subscripted && &program[start..end] == "ARGV";
+    assigned
+        || matches!(call, Some("sub" | "gsub"))
+        || (whole_array && !matches!(word_before, "in" | "delete") && call != Some("length"))
+}
+
+/// The name of the function whose parentheses hold `at`, within its statement.
+fn enclosing_call(program: &str, at: usize) -> Option<&str> {
+    let bytes = program.as_bytes();
+    let mut depth = 0usize;
+    for i in (0..at).rev() {
+        match bytes[i] {
+            b')' => depth += 1,
+            b'(' if depth == 0 => {
+                let name = program[..i].trim_end();
+                return Some(&name[name.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_').len()..]);
+            }
+            b'(' => depth -= 1,
+            b'{' | b'}' | b';' | b'\n' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The file expression starting at `at`: a string literal, else the
@@ -168,6 +248,11 @@ fn string_end(bytes: &[u8], at: usize) -> usize {
     bytes.len()
 }
 
+/// The end of the comment whose `#` is at `at`: its line's.
+fn comment_end(bytes: &[u8], at: usize) -> usize {
+    bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| at + n)
+}
+
 fn skip_blanks(bytes: &[u8], at: usize) -> usize {
     bytes[at.min(bytes.len())..].iter().position(|b| !matches!(b, b' ' | b'\t')).map_or(bytes.len(), |n| at + n)
 }
@@ -199,6 +284,32 @@ mod tests {
             (r#"{ "cat secret/key" | getline; getline; n = getlines < 3; if ((getline) < 1) exit }"#, vec![]),
         ] {
             assert_eq!(sources(program), expected, "{program}");
+        }
+    }
+
+    #[test]
+    fn a_program_setting_argv_or_argc_sets_its_arguments() {
+        for program in [
+            r#"BEGIN { ARGV[1] = "secret/x"; ARGC = 2 }"#,
+            r#"BEGIN{ARGV[ARGC++]="secret/x"}"#,
+            "BEGIN { ARGC=2 }",
+            "BEGIN { ++ARGC }",
+            "BEGIN { ARGV [1] = \"x\" }",
+            r#"BEGIN { split("secret/x", ARGV) }"#,
+            r#"BEGIN { sub(/a/, "secret/x", ARGV[1]) }"#,
+            r#"BEGIN { getline ARGV[1] < "list" }"#,
+            "function f(a) { a[1] = 1 } BEGIN { f(ARGV) }",
+        ] {
+            assert!(sets_arguments(program), "{program}");
+        }
+        for program in [
+            "{ print ARGV[1] }",
+            "BEGIN { for (i in ARGV) print ARGV[i]; n = length(ARGV); delete ARGV[1] }",
+            r#"BEGIN { if (ARGV[1] == "x") print ARGC }"#,
+            r#"{ print "ARGV[1] = x" } # ARGC = 2"#,
+            "{ MYARGV[1] = 1; ARGCOUNT = 2 }",
+        ] {
+            assert!(!sets_arguments(program), "{program}");
         }
     }
 }

@@ -45,10 +45,12 @@
 //! program known only when the command runs. A double-quoted variable in
 //! the directory before a literal file name (`"$HOME/bin/cargo"`) is not.
 
+use std::collections::{HashMap, HashSet};
+
 use lean_ctx_shell_syntax::{Command, Quote, Quoted, Word};
 
 use super::scope::Place;
-use super::variables::Variables;
+use super::variables::{Variables, defined_function};
 use super::wrappers::{self, Chdir, Output, Run};
 use super::{arithmetic, git_config};
 use super::{braces, env_files, env_split, expand, option_files};
@@ -236,6 +238,8 @@ pub(crate) struct Invocation {
     /// The definition's first command as written (`f() { cat x`), or the
     /// mapfile command.
     pub(crate) function_body: Option<String>,
+    /// The function whose header this command is (`f` for `f() { cat x`).
+    pub(crate) defines_function: Option<String>,
     /// It is a command of a mapfile callback: each run starts where the
     /// one before left the directory.
     pub(crate) runs_repeatedly: bool,
@@ -355,6 +359,12 @@ pub(crate) fn invocations(line: &str, env: &[(String, String)]) -> Vec<Invocatio
     let mut later = Vec::new();
     let mut walk = Walk { ids: &mut line_ids, budget: &mut budget, out: &mut out, later: &mut later };
     collect(line, 0, &Place::default(), &mut Variables::environment(env), &mut walk);
+    // A function the environment gives every bash the line starts (see `imported_function`).
+    for (name, value) in env {
+        if let Some(body) = imported_function(name, value) {
+            collect_repeated(body, 0, &Place::default(), &format!("{name}={value}"), &mut walk);
+        }
+    }
     // A trap's action runs when the shell exits or gets a signal: after the
     // line's commands at the earliest, with its variables then not known here.
     let mut next = 0;
@@ -362,7 +372,44 @@ pub(crate) fn invocations(line: &str, env: &[(String, String)]) -> Vec<Invocatio
         collect(&text, depth + 1, &place, &mut Variables::unknown(), &mut walk);
         next += 1;
     }
+    drop_uncalled_bodies(&mut out);
     out
+}
+
+/// Drops the commands of the bodies of functions the line defines but
+/// never calls (`clean() { rm -rf build; }; echo hi`): defining one runs
+/// none of its body. A function is called where a command's program is its
+/// name, outside any body or in the body of one called; all are kept where
+/// a program is known only when it runs (`$f` may be a call). A call from a
+/// script or sourced file is not seen, as what those run by themselves is not.
+fn drop_uncalled_bodies(out: &mut Vec<Invocation>) {
+    // Each body by its first command, with the functions defined in it (nested ones too).
+    let mut defined: HashMap<&str, Vec<&str>> = HashMap::new();
+    for run in out.iter() {
+        if let (Some(body), Some(name)) = (&run.function_body, &run.defines_function) {
+            defined.entry(body.as_str()).or_default().push(name.as_str());
+        }
+    }
+    let mut called: HashSet<&str> = HashSet::new();
+    let runs = |run: &Invocation, called: &HashSet<&str>| match run.function_body.as_deref() {
+        None => true,
+        Some(body) => defined.get(body).is_none_or(|names| names.iter().any(|name| called.contains(name))),
+    };
+    loop {
+        let before = called.len();
+        let live: Vec<&Invocation> = out.iter().filter(|run| runs(run, &called)).collect();
+        called
+            .extend(live.iter().flat_map(|run| run.program.as_deref().into_iter().chain(run.program_word.as_deref())));
+        if called.len() == before {
+            break;
+        }
+    }
+    if out.iter().any(|run| runs(run, &called) && run.unknown_program.is_some()) {
+        return;
+    }
+    let keep: Vec<bool> = out.iter().map(|run| runs(run, &called)).collect();
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// Environments of a script git runs by its configuration (see
@@ -444,13 +491,7 @@ fn collect_commands(commands: Vec<Command>, depth: usize, within: &Place, vars: 
                 walk.out[own].script_env = Some(inner.env.clone());
                 collect(&text, depth + 1, &inner, &mut inherited, walk);
             } else if runs == Runs::Repeatedly {
-                let first = walk.out.len();
-                collect(&text, depth + 1, &place, &mut Variables::unknown(), walk);
-                let by = normalize(&command.raw);
-                walk.out[first..].iter_mut().for_each(|run| {
-                    run.function_body.get_or_insert_with(|| by.clone());
-                    run.runs_repeatedly = true;
-                });
+                collect_repeated(&text, depth, &place, &normalize(&command.raw), walk);
             } else {
                 collect(&text, depth + 1, &place, vars, walk);
             }
@@ -458,6 +499,27 @@ fn collect_commands(commands: Vec<Command>, depth: usize, within: &Place, vars: 
         let numbers = arithmetic::numbers(command, vars, &place.env);
         vars.record(&command.words, &numbers, &place, within, sets_anything);
     }
+}
+
+/// Collects `text`, run at `place` any number of times (see
+/// [`Runs::Repeatedly`]) as `by` has it run: knowing no variable, each of
+/// its commands marked as run so.
+fn collect_repeated(text: &str, depth: usize, place: &Place, by: &str, walk: &mut Walk<'_>) {
+    let first = walk.out.len();
+    collect(text, depth + 1, place, &mut Variables::unknown(), walk);
+    walk.out[first..].iter_mut().for_each(|run| {
+        run.function_body.get_or_insert_with(|| by.to_string());
+        run.runs_repeatedly = true;
+    });
+}
+
+/// The body of the function bash 5.2 defines from the environment
+/// variable `name` set to `value`: `f` from `BASH_FUNC_f%%`, when its value
+/// starts `() {`. Bash passes it on to the bashes it starts, and runs the
+/// body wherever one calls `f`: any number of times, with what it holds then.
+pub(crate) fn imported_function<'a>(name: &str, value: &'a str) -> Option<&'a str> {
+    let function = name.strip_prefix("BASH_FUNC_")?.strip_suffix("%%")?;
+    (!function.is_empty() && value.starts_with("() {")).then(|| &value[2..])
 }
 
 /// Commands a command hands to a shell, and whether that shell is a
@@ -549,7 +611,9 @@ fn look_through(
         starts.push(next);
     }
     // A function's body runs when it is called, with what the line holds then.
-    let defines = starts.iter().any(|&start| function_header(&words[start..]) > 0);
+    let header = starts.iter().find(|&&start| function_header(&words[start..]) > 0);
+    let defines = header.is_some();
+    let defines_function = header.and_then(|&start| defined_function(&words[start..]));
     let braces = starts.iter().map(|&start| isize::from(texts.get(start) == Some(&"{"))).sum::<isize>()
         - closing_braces(words, &starts);
     let function_body = match body {
@@ -825,6 +889,17 @@ fn look_through(
             scripts.push(Script { text: value.text.clone(), runs: Runs::Startup, program: name.clone() });
         }
     }
+    // A function bash imports from a variable env or sudo sets (see `imported_function`).
+    for word in words.get(..at).unwrap_or_default() {
+        let Some(body) = word.text.split_once('=').and_then(|(name, value)| imported_function(name, value)) else {
+            continue;
+        };
+        if word.is_literal() {
+            scripts.push(Script { text: body.to_string(), runs: Runs::Repeatedly, program: word.text.clone() });
+        } else {
+            unknown_program.get_or_insert(format!("{} (a function bash imports)", word.text));
+        }
+    }
     scripts.extend(script);
     // What its arithmetic evaluates may run a command known only then.
     let unknown_program = unknown_program
@@ -848,6 +923,7 @@ fn look_through(
         place,
         sets_anything,
         function_body,
+        defines_function,
         runs_repeatedly: false,
         moves_dir,
     };

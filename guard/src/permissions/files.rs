@@ -580,11 +580,24 @@ impl<'a> Finder<'a> {
         Dir { path: Some(Cwd::real(top)), by: written(invocation) }
     }
 
-    /// Notes the files awk's program reads by name (see [`awk`]): a string
+    /// Notes the files awk's program reads by name (see [`awk`]): a program
+    /// file is not read, so what it reads, writes or runs is unknown, as are
+    /// the files a program puts in `ARGV` to read them as input; a string
     /// is a file read as an operand is, unless the shell made the program
     /// (`"…$f…"`); any other expression is known only when it runs.
     fn awk_reads(&mut self, program: &str, args: &[Arg], texts: &[&str]) {
         let verb = format!("`{program}` reads");
+        // A program from a file may read, write or run anything: each kind of rule is asked about.
+        for part in awk::program_files(texts) {
+            let from = format!("`{program}`'s program from `{}`", &texts[part.word][part.from..]);
+            self.unknown(false, format!("what {from} reads"));
+            self.unknown(true, format!("what {from} writes"));
+            self.files.unknown_programs.push(format!("{from}, which may run commands"));
+        }
+        let programs = awk::awk_programs(texts).0;
+        if programs.iter().any(|part| awk::sets_arguments(&texts[part.word][part.from..])) {
+            self.unknown(false, format!("{verb} the files its program puts in `ARGV`"));
+        }
         for (text, sources) in awk::getline_sources(texts) {
             for source in sources {
                 match source {

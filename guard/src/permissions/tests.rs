@@ -1063,6 +1063,102 @@ fn a_file_an_awk_program_reads_with_getline_is_read() {
 }
 
 #[test]
+fn a_function_bash_imports_from_the_environment_is_checked_as_run() {
+    let (s, p, file) = qa();
+    // QA (bash 5.2): `env 'BASH_FUNC_ls%%=() { rm v2.txt; }' bash -c ls` removed v2.txt.
+    for command in [
+        "env 'BASH_FUNC_ls%%=() { rm v2.txt; }' bash -c ls",
+        "env 'A-B=1' 'BASH_FUNC_ls%%=() { rm v2.txt; }' make",
+        "sudo 'BASH_FUNC_ls%%=() { rm v2.txt; }' ./build.sh",
+    ] {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(deny("Bash(rm:*)", &file), "`{ rm v2.txt` matches it"),
+            "{command}"
+        );
+    }
+    // A name env sets is no command, whatever its characters.
+    assert_eq!(
+        p.check_shell("env 'A-B=1' rm -rf qa", &s.root),
+        because(deny("Bash(rm:*)", &file), "`env 'A-B=1' rm -rf qa` matches it")
+    );
+    // A body the shell makes is known only when it runs.
+    let part = "BASH_FUNC_ls%%=() { $x; } (a function bash imports)";
+    assert_eq!(
+        p.check_shell("env \"BASH_FUNC_ls%%=() { $x; }\" bash -c ls", &s.root),
+        unknown_program("Bash(rm:*)", &file, part)
+    );
+    // The `env` given to ctx_shell passes it on too.
+    let env = [("BASH_FUNC_ls%%".to_string(), "() { rm v2.txt; }".to_string())];
+    assert_eq!(
+        p.check_shell_with_env("bash -c ls", &s.root, &env),
+        because(deny("Bash(rm:*)", &file), "`{ rm v2.txt` matches it")
+    );
+    // bash imports only a value starting `() {`; others are plain variables.
+    for command in ["env 'BASH_FUNC_ls%%=rm v2.txt' bash -c ls", "env 'BASH_FUNC_ls=() { rm v2.txt; }' bash -c ls"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn an_awk_program_setting_its_arguments_reads_files_known_only_when_it_runs() {
+    let (s, p, file) = qa();
+    // QA (gawk 5.2, mawk 1.3.4): each printed the secret line, read as awk's input.
+    for command in [
+        "awk 'BEGIN{ARGV[1]=\"qa/secret/plan.txt\"; ARGC=2} {print}'",
+        "gawk 'BEGIN{ARGV[ARGC++]=\"qa/secret/plan.txt\"} {print}' src/a.rs",
+        "mawk 'BEGIN{split(\"qa/secret/plan.txt\", ARGV); ARGC=2} {print}'",
+    ] {
+        let part = format!("`{}` reads the files its program puts in `ARGV`", command.split(' ').next().unwrap());
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
+    }
+    for command in ["awk '{print ARGV[1], FILENAME}' src/a.rs", "awk 'BEGIN{for (i in ARGV) print ARGV[i]}' src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn an_awk_program_read_from_a_file_is_asked_about_where_rules_exist() {
+    let (s, p, file) = qa();
+    fs::write(s.root.join("prog.awk"), "BEGIN { getline < \"qa/secret/plan.txt\"; print }").unwrap();
+    // QA (gawk 5.2): each printed the secret line; the program's file is not read here.
+    for (command, from) in [
+        ("awk -f prog.awk", "prog.awk"),
+        ("gawk --file=prog.awk src/a.rs", "prog.awk"),
+        ("awk -fprog.awk", "prog.awk"),
+        ("gawk -f /dev/stdin <<EOF\nBEGIN { getline < \"qa/secret/plan.txt\"; print }\nEOF", "/dev/stdin"),
+        ("gawk -i ./prog.awk 'BEGIN{}'", "./prog.awk"),
+        ("gawk --include=prog 'BEGIN{}'", "prog"),
+        ("gawk -E prog.awk", "prog.awk"),
+    ] {
+        let part = format!("`{}`'s program from `{from}`, which may run commands", command.split(' ').next().unwrap());
+        let verdict = p.check_shell(command, &s.root);
+        assert_eq!(verdict, unknown_program("Bash(rm:*)", &file, &part), "{command}");
+        assert!(verdict.grounds().unwrap().contains("cannot be checked"), "{command}");
+    }
+    // With only Read or Edit rules, what it reads or writes is asked about.
+    let read = Setup::new();
+    read.project(&permissions(r#"{"deny": ["Read(./qa/secret/**)"]}"#));
+    let verdict = read.load().check_shell("awk -f prog.awk", &read.root);
+    let part = "what `awk`'s program from `prog.awk` reads";
+    assert_eq!(verdict, unknown_file("Read(./qa/secret/**)", &read.project_file(), part));
+    let edit = Setup::new();
+    edit.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    let verdict = edit.load().check_shell("awk -f prog.awk", &edit.root);
+    let part = "what `awk`'s program from `prog.awk` writes";
+    assert_eq!(verdict, unknown_file("Edit(./config/**)", &edit.project_file(), part));
+    // Programs on the line, and gawk's own inplace library, are checked as before.
+    for command in [
+        "awk '{print $1}' src/a.rs",
+        "awk -F: '{print}' /etc/passwd",
+        "ls | awk '{print $1}'",
+        "gawk -i inplace '{print}' src/a.rs",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn a_file_url_fetched_is_a_read_of_its_path() {
     let (s, p, file) = qa();
     let root = s.root.display();
@@ -1735,9 +1831,12 @@ fn a_substitution_runs_to_the_paren_the_shell_closes_it_with() {
 fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
     let (s, p, file) = qa();
     // The body's first command follows the header on the same line.
-    for command in
-        ["g() { rm -rf qa; }; g", "g () { rm -rf qa; }", "function g { rm -rf qa; }", "function g() ( rm -rf qa )"]
-    {
+    for command in [
+        "g() { rm -rf qa; }; g",
+        "g () { rm -rf qa; }; g",
+        "function g { rm -rf qa; }; g",
+        "function g() ( rm -rf qa ); g",
+    ] {
         let part = format!("`{}` matches it", command.split(';').next().unwrap().trim_end_matches(" )"));
         assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm:*)", &file), &part), "{command}");
     }
@@ -1779,6 +1878,34 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, part), "{command}");
     }
+}
+
+#[test]
+fn a_functions_body_is_checked_only_where_it_may_be_called() {
+    let (s, p, file) = qa();
+    // QA (bash 5.2): defining `clean` removed nothing; calling it did.
+    for command in [
+        "clean() { rm -rf build; }; echo hi",
+        "function clean { rm -rf build; }\necho hi",
+        "clean() ( rm -rf build ); echo clean",
+        "g() { rm -rf qa; }; h() { g; }; echo h",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    let rm = |part: &str| because(deny("Bash(rm:*)", &file), &format!("`{part}` matches it"));
+    for (command, part) in [
+        ("clean() { rm -rf build; }; echo hi; clean", "clean() { rm -rf build"),
+        ("clean() { rm -rf build; }; trap clean EXIT", "clean() { rm -rf build"),
+        ("clean() { rm -rf build; }; eval clean", "clean() { rm -rf build"),
+        ("g() { rm -rf qa; }; h() { g; }; h", "g() { rm -rf qa"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), rm(part), "{command}");
+    }
+    // A program known only when it runs may be the call.
+    assert_eq!(
+        p.check_shell("clean() { rm -rf build; }; $cmd", &s.root),
+        because(deny("Bash(rm:*)", &file), "`clean() { rm -rf build` matches it")
+    );
 }
 
 #[test]

@@ -599,7 +599,7 @@ fn sets_lastpipe(words: &[Word]) -> bool {
 }
 
 /// The name of the function `words` define, `f() …`, `f () …` or `function f …`.
-fn defined_function(words: &[Word]) -> Option<String> {
+pub(crate) fn defined_function(words: &[Word]) -> Option<String> {
     let name = match words {
         [function, name, ..] if function.text == "function" => &name.text,
         [name, parens, ..] if parens.text == "()" => &name.text,

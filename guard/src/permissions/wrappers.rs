@@ -682,6 +682,10 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
     let value = |option: &str| parsed.value(option).map(|(word, from)| args[word][from..].to_string());
     let first = parsed.operands.first().copied();
     let command = |at: Option<usize>| at.filter(|&at| at < args.len()).map_or(Run::Nothing, Run::Command);
+    // env and sudo take each `NAME=value` before the command as a variable, whatever characters
+    // NAME has (`env 'A-B=1' cmd`, `env 'BASH_FUNC_f%%=() { …; }' cmd`), not as the command.
+    let past_variables =
+        |at: Option<usize>| at.map(|at| (at..args.len()).find(|&i| !args[i].contains('=')).unwrap_or(args.len()));
     // su's and runuser's login shell starts in the user's home.
     let login = parsed.has("login") || parsed.operands.first().is_some_and(|&at| args[at] == "-");
     let mut chdir = (matches!(name, "su" | "runuser") && login).then_some(Chdir::Unknown);
@@ -718,12 +722,12 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         // Another root, or files it edits rather than a command it runs.
         "sudo" => elsewhere(&["chroot", "edit"]).unwrap_or_else(|| match () {
             _ if parsed.has("list") || parsed.has("validate") || parsed.has("remove-timestamp") => Run::Nothing,
-            _ => command(first),
+            _ => command(past_variables(first)),
         }),
         // `env -` is `env -i`; `-S` splits its string into the command.
         "env" => match parsed.value("split-string") {
             Some((word, from)) => Run::Split(word, from),
-            None => command(first.filter(|&at| args[at] != "-").or(first.map(|at| at + 1))),
+            None => command(past_variables(first.filter(|&at| args[at] != "-").or(first.map(|at| at + 1)))),
         },
         // A NAME before a compound command; the command in it follows its `{` or `(`.
         "coproc" => match args {
@@ -848,7 +852,7 @@ mod tests {
         assert_eq!(runs("sudo", "-l rm"), Run::Nothing);
         assert_eq!(runs("sudo", "-h"), Run::Nothing);
         assert_eq!(runs("sudo", "-h host rm"), Run::Command(2));
-        assert_eq!(runs("env", "-i - A=1 rm"), Run::Command(2));
+        assert_eq!(runs("env", "-i - A=1 rm"), Run::Command(3));
         assert_eq!(runs("env", "- rm"), Run::Command(1));
         assert_eq!(runs("env", "--unset=A -u B rm"), Run::Command(3));
         assert_eq!(runs("env", "-iSrm -rf x"), Run::Split(0, 3));
