@@ -82,7 +82,8 @@ fn sources(program: &str) -> Vec<Source<'_>> {
         i = match bytes[i] {
             b'"' => string_end(bytes, i),
             b'#' => comment_end(bytes, i),
-            _ if program[i..].starts_with("getline")
+            // Bytes, not `program[i..]`: `i` steps through a multi-byte character (`/café/`).
+            _ if bytes[i..].starts_with(b"getline")
                 && !(i > 0 && is_name_byte(bytes[i - 1]))
                 && !bytes.get(i + 7).is_some_and(|&b| is_name_byte(b)) =>
             {
@@ -178,12 +179,11 @@ fn source(program: &str, at: usize) -> (Source<'_>, usize) {
     let bytes = program.as_bytes();
     if bytes.get(at) == Some(&b'"') {
         let end = string_end(bytes, at);
-        let inner = &program[at + 1..end.saturating_sub(1).max(at + 1)];
         let closed = end > at + 1 && bytes.get(end - 1) == Some(&b'"');
-        return if closed && !inner.contains('\\') {
-            (Source::Named(inner), end)
-        } else {
-            (Source::Unknown(&program[at..end]), end)
+        // An unclosed string may end inside a character: its text is read only when closed.
+        return match closed.then(|| &program[at + 1..end - 1]) {
+            Some(inner) if !inner.contains('\\') => (Source::Named(inner), end),
+            _ => (Source::Unknown(&program[at..end]), end),
         };
     }
     let end = match bytes.get(at) {

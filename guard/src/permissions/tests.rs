@@ -1025,6 +1025,12 @@ fn an_awk_program_running_commands_is_asked_about_where_bash_rules_exist() {
 #[test]
 fn a_file_an_awk_program_reads_with_getline_is_read() {
     let (s, p, file) = qa();
+    // A program with a character of several bytes outside its strings (a regex) made the scan
+    // slice inside it: the check panicked on an ordinary command.
+    for command in ["awk '/café/ { print }' src/a.rs", "awk '{gsub(/–/,\"-\")}1' src/a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    assert!(matches!(p.check_shell("awk '{ getline < \"abé' src/a.rs", &s.root), Verdict::Ask { .. }));
     // QA (gawk 5.2, mawk 1.3.4): each printed the file's line.
     for (command, rule, part) in [
         (
