@@ -53,6 +53,13 @@ pub(crate) fn program_files(args: &[&str]) -> Vec<Part> {
     files.chain(libraries).collect()
 }
 
+/// Whether a program's text loads code from files gawk finds by name (`@include "lib.awk"`,
+/// `@load "readfile"`, whose `readfile()` reads any file): what it loads is not read here. A
+/// directive is looked for anywhere, strings and comments too: a false ask, never a miss.
+pub(crate) fn includes_code(program: &str) -> bool {
+    program.contains("@include") || program.contains("@load")
+}
+
 /// Whether gawk loads its `inplace` extension (`-i inplace`, `--include
 /// inplace`, `--i=inplace`…), which has it write its file operands.
 pub(crate) fn in_place(args: &[&str]) -> bool {

@@ -390,7 +390,8 @@ fn drop_uncalled_bodies(out: &mut Vec<Invocation>) {
             defined.entry(body.as_str()).or_default().push(name.as_str());
         }
     }
-    let mut called: HashSet<&str> = HashSet::new();
+    // bash calls this one itself, for any command it cannot find.
+    let mut called: HashSet<&str> = HashSet::from(["command_not_found_handle"]);
     let runs = |run: &Invocation, called: &HashSet<&str>| match run.function_body.as_deref() {
         None => true,
         Some(body) => defined.get(body).is_none_or(|names| names.iter().any(|name| called.contains(name))),
@@ -398,8 +399,12 @@ fn drop_uncalled_bodies(out: &mut Vec<Invocation>) {
     loop {
         let before = called.len();
         let live: Vec<&Invocation> = out.iter().filter(|run| runs(run, &called)).collect();
-        called
-            .extend(live.iter().flat_map(|run| run.program.as_deref().into_iter().chain(run.program_word.as_deref())));
+        // Any word of a command that runs may call one: the program past wrappers, and the
+        // wrappers' own words (`sudo() { rm …; }; sudo ls` runs the function `sudo`).
+        called.extend(live.iter().flat_map(|run| {
+            let words = run.views.iter().flat_map(|view| view.split_whitespace());
+            run.program.as_deref().into_iter().chain(run.program_word.as_deref()).chain(words)
+        }));
         if called.len() == before {
             break;
         }

@@ -595,6 +595,13 @@ impl<'a> Finder<'a> {
             self.files.unknown_programs.push(format!("{from}, which may run commands"));
         }
         let programs = awk::awk_programs(texts).0;
+        // gawk's `@include "f"` and `@load "ext"` in the program text are program files too.
+        if programs.iter().any(|part| awk::includes_code(&texts[part.word][part.from..])) {
+            let from = format!("the files `{program}`'s program loads with `@include` or `@load`");
+            self.unknown(false, format!("what {from} read"));
+            self.unknown(true, format!("what {from} write"));
+            self.files.unknown_programs.push(format!("{from}, which may run commands"));
+        }
         if programs.iter().any(|part| awk::sets_arguments(&texts[part.word][part.from..])) {
             self.unknown(false, format!("{verb} the files its program puts in `ARGV`"));
         }

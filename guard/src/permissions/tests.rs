@@ -1031,6 +1031,13 @@ fn a_file_an_awk_program_reads_with_getline_is_read() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     assert!(matches!(p.check_shell("awk '{ getline < \"abé' src/a.rs", &s.root), Verdict::Ask { .. }));
+    // gawk loads code named in the program text (a review: both read the file, allowed).
+    for command in [
+        "gawk '@load \"readfile\"; BEGIN { print readfile(\"qa/secret/plan.txt\") }'",
+        "gawk '@include \"qa/secret/plan.txt\"' src/a.rs",
+    ] {
+        assert!(matches!(p.check_shell(command, &s.root), Verdict::Ask { .. }), "{command}");
+    }
     // QA (gawk 5.2, mawk 1.3.4): each printed the file's line.
     for (command, rule, part) in [
         (
@@ -1893,8 +1900,8 @@ fn a_functions_body_is_checked_only_where_it_may_be_called() {
     for command in [
         "clean() { rm -rf build; }; echo hi",
         "function clean { rm -rf build; }\necho hi",
-        "clean() ( rm -rf build ); echo clean",
-        "g() { rm -rf qa; }; h() { g; }; echo h",
+        "clean() ( rm -rf build ); echo done",
+        "g() { rm -rf qa; }; h() { g; }; echo hi",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -1904,9 +1911,16 @@ fn a_functions_body_is_checked_only_where_it_may_be_called() {
         ("clean() { rm -rf build; }; trap clean EXIT", "clean() { rm -rf build"),
         ("clean() { rm -rf build; }; eval clean", "clean() { rm -rf build"),
         ("g() { rm -rf qa; }; h() { g; }; h", "g() { rm -rf qa"),
+        // A function named as a wrapper runs in its place, and bash calls its handler of
+        // commands not found itself (a review: each was allowed).
+        ("sudo() { rm -rf qa; }; sudo ls", "sudo() { rm -rf qa"),
+        ("timeout() { rm -rf qa; }; timeout 5 ls", "timeout() { rm -rf qa"),
+        ("command_not_found_handle() { rm -rf qa; }; qqq", "command_not_found_handle() { rm -rf qa"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), rm(part), "{command}");
     }
+    // A name written anywhere on the line may be a call (`xargs clean`, `echo clean | sh`): kept.
+    assert_eq!(p.check_shell("clean() { rm -rf build; }; echo clean", &s.root), rm("clean() { rm -rf build"));
     // A program known only when it runs may be the call.
     assert_eq!(
         p.check_shell("clean() { rm -rf build; }; $cmd", &s.root),
