@@ -136,8 +136,11 @@ fn exported_here(d: &Definition) -> Option<&str> {
         chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
             && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
     });
-    // `require('./x')` is the other module's value; `require('./x')()` is made here.
-    let required = value.strip_prefix("require(").is_some_and(|rest| rest.find(')') == Some(rest.len() - 1));
+    // `require('./x')` and `require('./x').x` are the other module's value; `require('./x')()` is
+    // made here. (A head cut inside the call, `require(`, is the other module's too.)
+    let required = value
+        .strip_prefix("require(")
+        .is_some_and(|rest| rest.split_once(')').is_none_or(|(_, after)| after.is_empty() || after.starts_with('.')));
     (!named && !required && !name.contains(['.', ' ', ','])).then_some(name)
 }
 
@@ -1122,6 +1125,7 @@ mod tests {
                     exports.NONE = -1;\nexports.query = require(\"./query\");\nclass ZodError {}\n\
                     exports.ZodError = ZodError;\nmodule.exports.version = \"3.23.8\";\n\
                     exports.viaCall = require('./x')();\nexports.viaNew = new Map();\n\
+                    exports.fromX = require('./x').x;\nexports.cut = require(\n  './y');\n\
                     module.exports.MODE = process.env.MODE || 'dev';\n";
         let symbols = outline_extractor()(Path::new("lib/ZodError.js"), text);
         let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line, s.owner.as_deref())).collect();
@@ -1132,7 +1136,7 @@ mod tests {
             ("version", 11, None),
             ("viaCall", 12, None),
             ("viaNew", 13, None),
-            ("MODE", 14, None),
+            ("MODE", 17, None),
         ];
         assert_eq!(found, expected);
     }
