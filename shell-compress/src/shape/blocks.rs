@@ -113,8 +113,9 @@ fn reduce(plan: &mut Plan, body: &[usize], lines: &HashSet<String>, title: &str)
         .filter(location)
         .find(|&k| !FRAME.is_match(plan.line(body[k])))
         .or_else(|| (0..body.len()).rev().find(location));
+    let message = panic_message(plan, body);
     for (k, &i) in body.iter().enumerate() {
-        if Some(k) == last_location || is_fact(plan.line(i)) {
+        if Some(k) == last_location || is_fact(plan.line(i)) || message.contains(&k) {
             shared[k] = false;
         }
     }
@@ -149,6 +150,31 @@ fn is_fact(line: &str) -> bool {
     }
     rules::is_error(line) || rules::is_report(line) || t.starts_with("E ") || ASSERTION_VALUE.is_match(line)
 }
+
+/// Positions in `body` of a Rust panic's message: the lines after `thread 't' panicked at src/x.rs:1:2:` up to
+/// its backtrace or note. The message is free text (`did not match 1.0.0`), so no error word marks it, yet it
+/// is what this failure says: two tests failing with the same message each show it rather than a back-reference.
+fn panic_message(plan: &Plan, body: &[usize]) -> HashSet<usize> {
+    let mut message = HashSet::new();
+    let mut inside = false;
+    for (k, &i) in body.iter().enumerate() {
+        let line = plan.line(i);
+        if PANIC_HEAD.is_match(line) {
+            inside = true;
+        } else if inside && (line.starts_with("stack backtrace:") || line.starts_with("note: ") || FRAME.is_match(line))
+        {
+            inside = false;
+        } else if inside {
+            message.insert(k);
+        }
+    }
+    message
+}
+
+/// The line a Rust panic opens with when its message follows on the next lines (Rust 1.73 and later).
+static PANIC_HEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^thread '.*' (?:\(\d+\) )?panicked at \S+:\d+:\d+:$").expect("panic pattern compiles")
+});
 
 /// Ranges of lines from each header to the next header, closing line or end of output.
 fn find_blocks(plan: &Plan) -> Vec<Range<usize>> {
@@ -258,6 +284,41 @@ mod tests {
                 "        |   ^\n",
                 "E       KeyError: 'missing'\n",
                 "helpers.py:2: KeyError\n",
+            )
+        );
+    }
+
+    #[test]
+    fn each_panic_shows_its_own_message_even_when_an_earlier_test_had_the_same() {
+        let block = |name: &str, line: u32| -> Vec<String> {
+            [
+                format!("---- {name} stdout ----"),
+                format!("thread '{name}' (57{line}) panicked at tests/req.rs:{line}:5:"),
+                "did not match 1.0.0".into(),
+                "stack backtrace:".into(),
+                "   0: __rustc::rust_begin_unwind".into(),
+                "             at /rustc/library/std/src/panicking.rs:689:5".into(),
+                "   1: core::panicking::panic_fmt".into(),
+                "             at /rustc/library/core/src/panicking.rs:80:14".into(),
+                format!("   2: req::{name}"),
+                format!("             at ./tests/req.rs:{line}:5"),
+            ]
+            .into()
+        };
+        let mut lines = block("test_exact", 55);
+        lines.extend(block("test_greater_than", 82));
+        let mut plan = Plan::new(&lines);
+        fold_repeated(&mut plan);
+        let text = plan.render();
+        let second = text.split("---- test_greater_than stdout ----\n").nth(1).expect("second header kept");
+        assert_eq!(
+            second,
+            concat!(
+                "thread 'test_greater_than' (5782) panicked at tests/req.rs:82:5:\n",
+                "did not match 1.0.0\n",
+                "  … 5 lines as in test_exact above\n",
+                "   2: req::test_greater_than\n",
+                "             at ./tests/req.rs:82:5\n",
             )
         );
     }
