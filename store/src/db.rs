@@ -9,6 +9,7 @@ use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
 use crate::Store;
 use crate::error::{Error, Result};
+use crate::file_size;
 use crate::quarantine::quarantine;
 
 /// How long a statement waits for another process's write lock before failing with
@@ -171,12 +172,21 @@ fn another_opener_in_the_way(error: &Error) -> bool {
     }
 }
 
-/// Opens a connection, applies the settings, checks integrity and migrates.
+/// Opens a connection and settles it (see [`settle`]); a refused write says which limit refused it.
 fn connect(path: &Path, check: Check) -> Result<Connection, Refusal> {
     if let Some(problem) = header_problem(path) {
         return Err(Refusal::Corrupt(problem));
     }
     let conn = Connection::open(path)?;
+    match settle(&conn, path, check) {
+        Ok(()) => Ok(conn),
+        Err(Refusal::Failed(error)) => Err(Refusal::Failed(file_size::explained(&conn, error))),
+        Err(corrupt) => Err(corrupt),
+    }
+}
+
+/// Applies the settings to a new connection, checks integrity and migrates.
+fn settle(conn: &Connection, path: &Path, check: Check) -> Result<(), Refusal> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // The first statement that reads the file: a file that is not a database fails here.
     let mode: String = conn.pragma_update_and_check(None, "journal_mode", "wal", |row| row.get(0))?;
@@ -188,12 +198,12 @@ fn connect(path: &Path, check: Check) -> Result<Connection, Refusal> {
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
-    let problems = quick_check(&conn, check)?;
+    let problems = quick_check(conn, check)?;
     if !problems.is_empty() {
         return Err(Refusal::Corrupt(format!("quick_check: {problems}")));
     }
-    migrate(&conn, path)?;
-    Ok(conn)
+    migrate(conn, path)?;
+    Ok(())
 }
 
 /// Checks the file header before SQLite sees the file: SQLite may delete or reset the `-wal` of a

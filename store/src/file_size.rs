@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::ErrorCode;
+use rusqlite::{Connection, ErrorCode};
 
 use crate::Store;
 use crate::error::Error;
@@ -14,19 +14,24 @@ impl Store {
     /// file-size limit becomes [`Error::FileSizeLimit`]. Call it right after the call that failed,
     /// before another I/O error on this connection replaces the cause.
     pub fn explained(&self, error: Error) -> Error {
-        let Error::Sqlite(source) = error else { return error };
-        if source.sqlite_error_code() != Some(ErrorCode::SystemIoFailure) {
-            return Error::Sqlite(source);
-        }
-        // SAFETY: the handle is this connection's, open for as long as `self`; reading the errno
-        // SQLite kept of its last I/O error neither changes nor frees anything.
-        let errno = unsafe { rusqlite::ffi::sqlite3_system_errno(self.conn.handle()) };
-        if errno != libc::EFBIG {
-            return Error::Sqlite(source);
-        }
-        let path = PathBuf::from(self.conn.path().unwrap_or_default());
-        Error::FileSizeLimit { bytes: size(&path), wal_bytes: size(&wal(&path)), limit: limit(), path, source }
+        explained(&self.conn, error)
     }
+}
+
+/// [`Store::explained`] for a connection not yet a store (while opening and migrating it).
+pub(crate) fn explained(conn: &Connection, error: Error) -> Error {
+    let Error::Sqlite(source) = error else { return error };
+    if source.sqlite_error_code() != Some(ErrorCode::SystemIoFailure) {
+        return Error::Sqlite(source);
+    }
+    // SAFETY: the handle is this connection's, open for as long as `conn`; reading the errno
+    // SQLite kept of its last I/O error neither changes nor frees anything.
+    let errno = unsafe { rusqlite::ffi::sqlite3_system_errno(conn.handle()) };
+    if errno != libc::EFBIG {
+        return Error::Sqlite(source);
+    }
+    let path = PathBuf::from(conn.path().unwrap_or_default());
+    Error::FileSizeLimit { bytes: size(&path), wal_bytes: size(&wal(&path)), limit: limit(), path, source }
 }
 
 /// The write-ahead log beside the database at `path`, where a commit is written first.
