@@ -25,11 +25,14 @@
 //!   engine enforces (a graph walk's depth, a command's timeout).
 //! - [`spelling`]: edit distance and the nearest name, for "did you mean".
 //! - [`plural`]: counted nouns (`3 files`, never `3 file(s)`).
+//! - [`framing`]: a read's note and delivered rules as clients show them,
+//!   so the daemon counts what the agent receives.
 
 pub mod build_info;
 pub mod config;
 pub mod confined;
 pub mod detach;
+pub mod framing;
 pub mod hosts;
 pub mod jsonc;
 pub mod limits;

@@ -8,6 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{Project, code};
+use lean_ctx_common::framing;
 use lean_ctxd::engine::read::ReadParams;
 use lean_ctxd::engine::tokens::count_uncached;
 
@@ -61,7 +62,8 @@ fn a_scripted_session_books_exactly_the_savings_counted_by_hand() {
     // Another session's auto read of the large file: its map, worth the file.
     let map = p.read("other", "big.rs", "auto", false);
     assert_eq!(map.mode, "map");
-    let map_cost = tokens(&map.content) + tokens(&map.note);
+    // The note is counted as shown, in brackets after the content.
+    let map_cost = tokens(&map.content) + tokens(&framing::note(&map.note));
     assert_eq!((map.raw_tokens, map.sent_tokens), (tokens(&big), map_cost));
     by_mode.add(Some("map"), tokens(&big), map_cost);
 
@@ -201,7 +203,7 @@ fn a_masked_read_books_the_note_it_sends() {
     assert_eq!(view.redacted, 1, "{view:?}");
     assert!(view.note.contains("[REDACTED:kind]"), "{view:?}");
     // The agent receives the masked content and the note that says why: both are sent.
-    let sent = tokens(&view.content) + tokens(&view.note);
+    let sent = tokens(&view.content) + tokens(&framing::note(&view.note));
     assert_eq!(view.sent_tokens, sent);
     assert_eq!(gain(&p, "none"), BTreeMap::from([(None, (1, tokens(&text), sent))]));
 }

@@ -142,3 +142,24 @@ fn auto_shows_large_markdown_as_its_headings_and_large_plain_text_as_its_head() 
     assert_eq!(txt["mode"], "lines:1-200", "{txt}");
     assert!(txt["note"].as_str().unwrap().contains("first 200 lines"), "{txt}");
 }
+
+#[test]
+fn what_a_read_sends_is_counted_as_shown_note_and_all() {
+    let home = Home::new();
+    let root = project(&home);
+    // No definitions: the answer is the note alone, shown in brackets. The ledger's "sent" is
+    // what the agent received; it counted the note without its brackets (2 tokens short).
+    std::fs::write(root.join("calls.mjs"), "console.log(1);\nconsole.log(2);\n".repeat(12)).unwrap();
+    let bpe = bpe_openai::o200k_base();
+    for no_daemon in [false, true] {
+        let shown = lctx_in(&home, &root, no_daemon, &["read", "calls.mjs", "-m", "signatures"]);
+        let json = lctx_in(&home, &root, no_daemon, &["read", "calls.mjs", "-m", "signatures", "--json"]);
+        assert!(shown.status.success() && json.status.success(), "{}\n{}", describe(&shown), describe(&json));
+        let shown = String::from_utf8(shown.stdout).unwrap();
+        let shown = shown.trim_end_matches('\n');
+        assert!(shown.starts_with("[no definitions found in calls.mjs (24 lines):"), "{shown}");
+        let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(v["files"][0]["content"], "", "{v}");
+        assert_eq!(v["files"][0]["sent_tokens"].as_u64().unwrap(), bpe.count(shown) as u64, "{v}");
+    }
+}

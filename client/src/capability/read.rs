@@ -1,6 +1,7 @@
 //! ctx_read: files in a compact mode.
 
-use lean_ctx_proto::v1::{FileView, LineRange, ReadMode, ReadRequest, RequestContext, RuleText};
+use lean_ctx_common::framing;
+use lean_ctx_proto::v1::{FileView, LineRange, ReadMode, ReadRequest, RequestContext};
 use serde_json::json;
 
 use super::{Answer, Error, Result, push_block, served_by_name};
@@ -112,11 +113,11 @@ fn render(paths: &[String], files: &[FileView], served_by: &str) -> Answer {
         }
         if f.error.is_empty() {
             for rule in &f.rules {
-                push_block(&mut text, &rule_block(rule));
+                push_block(&mut text, &framing::rules(&rule.path, &rule.why, &rule.body));
             }
             text.push_str(&f.content);
             if !f.note.is_empty() {
-                push_block(&mut text, &format!("[{}]", f.note));
+                push_block(&mut text, &framing::note(&f.note));
             }
         } else {
             push_block(&mut text, &format!("{path}: {}", f.error));
@@ -137,18 +138,10 @@ fn render(paths: &[String], files: &[FileView], served_by: &str) -> Answer {
     }
 }
 
-/// An instruction file delivered with a read, fenced so the agent can tell
-/// it from the file's content.
-fn rule_block(rule: &RuleText) -> String {
-    format!(
-        "[rules from {} ({}) — follow them for this file]\n{}\n[end of {}]\n",
-        rule.path, rule.why, rule.body, rule.path
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lean_ctx_proto::v1::RuleText;
 
     fn view(path: &str, content: &str, error: &str) -> FileView {
         FileView {

@@ -28,6 +28,7 @@ pub mod tokens;
 
 use config::{Config, ConfigStore};
 use error::{EngineError, EngineResult};
+use lean_ctx_common::framing;
 use memory::Memory;
 use path_locks::PathLocks;
 use paths::Dirs;
@@ -179,7 +180,7 @@ impl Engine {
         // What the agent receives is the content and the note: both are counted again when
         // masking changes them (docs/accounting.md: sent includes any note attached).
         let received = |view: &View| {
-            let note = if view.note.is_empty() { 0 } else { self.tokens.count(&view.note) };
+            let note = if view.note.is_empty() { 0 } else { self.tokens.count(&framing::note(&view.note)) };
             (self.tokens.count(&view.content) + note) as u64
         };
         let before = received(view);
@@ -198,7 +199,9 @@ impl Engine {
         let session = SessionIn { project: &scope.root, id: caller.session };
         for rule in self.guard.rules.take_new(session, found.rules) {
             let (body, _) = self.guard.redaction.apply(config, rule.body);
-            let cost = self.tokens.count(&body) as u64;
+            // A plain read would not have delivered the rules either: raw and sent both grow by
+            // what the agent receives of them, fence and all.
+            let cost = self.tokens.count(&framing::rules(&rule.shown, &rule.why, &body)) as u64;
             view.raw_tokens += cost;
             view.sent_tokens += cost;
             view.rules.push(read::RuleText { path: rule.shown, why: rule.why, body });

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use cache::{Cache, Slot};
 pub use deliveries::{Deliveries, Held};
+use lean_ctx_common::framing;
 use lean_ctx_redact::MaskedLines;
 pub use load::{Loaded, line_count, load};
 use load::{load_window, over_limit};
@@ -264,7 +265,7 @@ impl Reader {
         let (mut render, mut note) = self.answer(&ctx, asked)?;
         // The agent receives the note with the content.
         let cost = |render: &Rendered, note: &str| {
-            tokens.count(&render.text) + if note.is_empty() { 0 } else { tokens.count(note) }
+            tokens.count(&render.text) + if note.is_empty() { 0 } else { tokens.count(&framing::note(note)) }
         };
         // An outline or the aggressive view stands for the file: its note counts against it (a
         // one-line file's "no definitions found" note cost four times the file).
@@ -278,7 +279,7 @@ impl Reader {
             // is the file even when the note does not fit (the content shows what it is); a
             // range, a diff or `reference` stays what the agent asked for.
             let whole_note = format!("sent in full: smaller than its {} view", render.mode.name());
-            let note_cost = tokens.count(&whole_note);
+            let note_cost = tokens.count(&framing::note(&whole_note));
             // In place of a view that stands for it, a tiny file says why only when saying so
             // costs no more than the file itself.
             let note_fits = file_tokens + note_cost < view_cost && (!stands_for_file || note_cost <= file_tokens);
