@@ -188,8 +188,8 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
                     - pytest -q: passed\n\
                     - cargo test -p x: failed (exit 101)\n\
                     Files edited:\n\
-                    - new.rs ×1\n\
-                    - lib.rs ×2, 2 failed, the last attempt failed\n";
+                    - new.rs: applied 1\n\
+                    - lib.rs: applied 2, failed 2, the last attempt failed\n";
     assert!(handoff.contains(expected), "{handoff}");
 }
 

@@ -200,9 +200,10 @@ fn edited_files(edits: &[EditRun]) -> Vec<String> {
         .map(|path| {
             let mine: Vec<&EditRun> = edits.iter().filter(|edit| edit.path == path).collect();
             let failed = mine.iter().filter(|edit| edit.result == EditResult::Failed).count();
-            let mut line = format!("{} ×{}", clip(path), mine.len() - failed);
+            // "×2, 1 failed" read as one of two failing; each count says what it counts.
+            let mut line = format!("{}: applied {}", clip(path), mine.len() - failed);
             if failed > 0 {
-                line.push_str(&format!(", {failed} failed"));
+                line.push_str(&format!(", failed {failed}"));
             }
             if mine.last().is_some_and(|edit| edit.result == EditResult::Failed) {
                 line.push_str(", the last attempt failed");
@@ -389,9 +390,9 @@ mod tests {
                         - cargo test -p x: passed\n\
                         - pytest -q: did not finish\n\
                         Files edited:\n\
-                        - src/b.rs ×0, 2 failed, the last attempt failed\n\
-                        - src/c.rs ×1\n\
-                        - src/a.rs ×2, 1 failed\n";
+                        - src/b.rs: applied 0, failed 2, the last attempt failed\n\
+                        - src/c.rs: applied 1\n\
+                        - src/a.rs: applied 2, failed 1\n";
         assert_eq!(text, expected);
     }
 
