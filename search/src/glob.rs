@@ -32,8 +32,10 @@ pub(crate) fn glob(
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
     let hidden = names_hidden(pattern) || scope.is_hidden();
     let mut withheld = Withheld::default();
-    let (mut paths, skipped) = matching(scope, &set, hidden, config, &mut |path| !withheld.check(withhold, path));
+    let Matches { mut paths, mut links, skipped } =
+        matching(scope, &set, hidden, config, &mut |path| !withheld.check(withhold, path));
     paths.sort();
+    links.sort();
     let total = paths.len() as u64;
     let hint = match total {
         0 => empty_hint(scope, &set, pattern, hidden, config, withhold),
@@ -50,23 +52,33 @@ pub(crate) fn glob(
         hint,
         withheld: withheld.results,
         withheld_note: withheld.note("matching file"),
+        links_note: links_note(&links),
         text: String::new(),
     };
     result.text = glob_text(&result, max_results);
     Ok(result)
 }
 
+/// What a walk for a pattern found, root-relative.
+struct Matches {
+    paths: Vec<PathBuf>,
+    /// Symbolic links the pattern names: walks do not follow links, so they are named apart.
+    links: Vec<PathBuf>,
+    skipped: Skipped,
+}
+
 /// The files under the scope whose path below it `set` matches and `keep` keeps (given the
-/// absolute path), root-relative, and what was skipped; hidden paths walked only with `hidden`.
+/// absolute path), the links it names, and what was skipped; hidden paths walked only with
+/// `hidden`.
 fn matching(
     scope: &Scope,
     set: &globset::GlobSet,
     hidden: bool,
     config: &SearchConfig,
     keep: &mut dyn FnMut(&Path) -> bool,
-) -> (Vec<PathBuf>, Skipped) {
+) -> Matches {
     let mut skipped = Skipped::default();
-    let mut paths = Vec::new();
+    let (mut paths, mut links) = (Vec::new(), Vec::new());
     for entry in WalkOptions::project(config, hidden).builder(&scope.base).build() {
         let Ok(entry) = entry else {
             skipped.count(SkipReason::WalkError);
@@ -82,10 +94,31 @@ fn matching(
         match classify(&entry, u64::MAX) {
             EntryKind::File(_) if named(inner) && keep(entry.path()) => paths.push(rel.to_path_buf()),
             EntryKind::Skip(reason) if named(inner) => skipped.count(reason),
+            _ if entry.path_is_symlink() && named(inner) && keep(entry.path()) => links.push(rel.to_path_buf()),
             _ => {}
         }
     }
-    (paths, skipped)
+    Matches { paths, links, skipped }
+}
+
+/// How many links shown by name in a note before the rest are counted.
+const LINKS_NAMED: usize = 5;
+
+/// The line naming the links a pattern matched, which the answer does not list as files.
+fn links_note(links: &[PathBuf]) -> Option<String> {
+    if links.is_empty() {
+        return None;
+    }
+    let mut named: Vec<String> = links.iter().take(LINKS_NAMED).map(|p| display(p)).collect();
+    if links.len() > LINKS_NAMED {
+        named.push(format!("{} more", links.len() - LINKS_NAMED));
+    }
+    let verb = if links.len() == 1 { "matches" } else { "match" };
+    Some(format!(
+        "{} {verb} too, not listed (searches and globs do not follow links): {}",
+        count(links.len() as u64, "symbolic link"),
+        named.join(", ")
+    ))
 }
 
 /// Where the files of a pattern that matched none may be: a directory it names (`lib`, `lib/`:
@@ -106,7 +139,7 @@ fn empty_hint(
     if hidden {
         return None;
     }
-    let hidden_matches = matching(scope, set, true, config, &mut |path| withhold(path).is_none()).0.len() as u64;
+    let hidden_matches = matching(scope, set, true, config, &mut |path| withhold(path).is_none()).paths.len() as u64;
     (hidden_matches > 0).then(|| {
         format!(
             "{} under hidden paths (a name starting with `.`) {}; they are left out unless the pattern or the \
@@ -134,7 +167,7 @@ fn glob_text(result: &GlobResult, max_results: usize) -> String {
     if let Some(note) = skipped_note(&result.skipped) {
         let _ = writeln!(text, "{note}");
     }
-    if let Some(note) = &result.withheld_note {
+    for note in [&result.withheld_note, &result.links_note].into_iter().flatten() {
         let _ = writeln!(text, "{note}");
     }
     text

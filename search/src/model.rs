@@ -146,6 +146,9 @@ pub struct GlobResult {
     /// saying so.
     pub withheld: u64,
     pub withheld_note: Option<String>,
+    /// The line naming symbolic links the pattern matched: walks do not follow links, so they
+    /// are not among `paths`.
+    pub links_note: Option<String>,
     pub text: String,
 }
 

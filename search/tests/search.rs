@@ -243,6 +243,25 @@ fn glob_respects_ignore_rules_and_sorts() {
     assert!(matches!(engine.glob(fx.root(), "a[", None, 10, &|_| None), Err(SearchError::InvalidGlob { .. })));
 }
 
+/// Links are not followed, so a glob does not list one as a file; it names the ones it matched
+/// instead of leaving them out unsaid.
+#[test]
+fn a_glob_names_the_links_it_matches() {
+    let fx = sample();
+    std::os::unix::fs::symlink("main.rs", fx.root().join("src/alias.rs")).unwrap();
+    std::os::unix::fs::symlink("src", fx.root().join("code.rs")).unwrap();
+    let engine = fx.engine();
+    let result = engine.glob(fx.root(), "*.rs", None, 10, &|_| None).unwrap();
+    assert_eq!(result.paths, ["src/config.rs", "src/main.rs"]);
+    assert_eq!(
+        result.text,
+        "src/config.rs\nsrc/main.rs\n2 files\n2 symbolic links match too, not listed (searches and globs do not \
+         follow links): code.rs, src/alias.rs\n"
+    );
+    let result = engine.glob(fx.root(), "src/m*.rs", None, 10, &|_| None).unwrap();
+    assert_eq!(result.text, "src/main.rs\n1 file\n");
+}
+
 /// Hidden paths are left out as ripgrep leaves them out, but a request that names one (a glob,
 /// an include glob, the path) gets them, and an empty answer says what it did not look at.
 #[test]
