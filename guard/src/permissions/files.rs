@@ -406,6 +406,9 @@ impl<'a> Finder<'a> {
         }
         if let Some(written) = writers::written(program, &texts) {
             self.writes(program, &invocation.args, &written);
+            if written.work_tree {
+                self.writes_work_tree(invocation);
+            }
         }
         self.note_links(program, invocation, &texts);
         if urls::FETCHERS.contains(&program) {
@@ -565,7 +568,8 @@ impl<'a> Finder<'a> {
     }
 
     /// Where git runs a script of its configuration (a `!` alias, a
-    /// pager): the top of the repository it finds, else its directory;
+    /// pager), and the work tree it writes whole (`git reset --hard`): the
+    /// top of the repository it finds, else its directory;
     /// unknown where a variable names either.
     fn git_top(&self, invocation: &Invocation) -> Dir {
         let variable = |name: &str| invocation.assignments.iter().find(|(set, _)| set == name).map(|(_, value)| value);
@@ -743,6 +747,9 @@ impl<'a> Finder<'a> {
             }
             None => {}
         }
+        if written.all_under_cwd {
+            self.writes_under(&verb, &Arg::literal(".", None));
+        }
         if written.unnamed_in_cwd {
             let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_child(&self.cwd));
             if self.unknown_dir.is_some() || self.permissions.rules.iter().any(covered) {
@@ -819,6 +826,22 @@ impl<'a> Finder<'a> {
         for path in self.file(verb, dir, true) {
             let cause = format!("{verb} anything under {}", shown_dir(&path, &self.cwd));
             self.files.whole_edits.push(Named { path, cause });
+        }
+    }
+
+    /// A git command putting back or removing files anywhere in its work
+    /// tree (`git reset --hard`, `git stash`): a write of anything under
+    /// its top, known only when it runs where a variable or an earlier
+    /// `cd` decides where that is.
+    fn writes_work_tree(&mut self, invocation: &Invocation) {
+        match self.git_top(invocation) {
+            Dir { path: Some(top), .. } => {
+                let cause = format!("`git` writes anything under {}", shown_dir(&top.real, &self.cwd));
+                self.files.whole_edits.push(Named { path: top.real, cause });
+            }
+            Dir { path: None, by } => {
+                self.unknown(true, format!("`git` writes anything under its work tree (where {by} leads)"))
+            }
         }
     }
 

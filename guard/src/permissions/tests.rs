@@ -1008,6 +1008,80 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
 }
 
 #[test]
+fn git_putting_back_or_removing_files_anywhere_in_its_work_tree_writes_under_its_top() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    for name in ["config/x.json", "src/a.rs"] {
+        s.file(name);
+    }
+    git(&s.root, &["init", "-q"]);
+    let p = s.load();
+    let rule = "Edit(./config/**)";
+    let file = s.project_file();
+    let at_top = format!("`git` writes anything under its working directory {}", s.root.display());
+    // QA: each put back or removed config/x.json (dirty, stashed or untracked) under the deny rule.
+    for command in [
+        "git reset --hard",
+        "git reset --har HEAD~1",
+        "git reset --merge ORIG_HEAD",
+        "git reset -q --keep HEAD",
+        "git checkout -f",
+        "git checkout --force main",
+        "git checkout -qf main",
+        "git switch --discard-changes main",
+        "git switch --di main",
+        "git switch -f main",
+        "git stash",
+        "git stash -q",
+        "git stash push -u",
+        "git stash save wip",
+        "git stash pop",
+        "git stash apply stash@{1}",
+        "git stash branch b",
+        "git -c user.name=x stash",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &at_top), "{command}");
+    }
+    // From a subdirectory, the top is still written; `-C` moves git there first.
+    let top = format!("`git` writes anything under `{}`", s.root.display());
+    assert_eq!(p.check_shell("cd src && git reset --hard", &s.root), because(deny(rule, &file), &top));
+    assert_eq!(p.check_shell("git -C src stash", &s.root), because(deny(rule, &file), &at_top));
+    // Where the work tree is known only when it runs, it cannot be checked.
+    assert_eq!(
+        p.check_shell("git -C \"$d\" reset --hard", &s.root),
+        unknown_file(rule, &file, "`git` writes anything under its work tree (where `$d` leads)")
+    );
+    // `git clean` removes untracked files under its pathspecs, else its directory.
+    for (command, part) in [
+        ("git clean -fd", format!("`git` writes anything under its working directory {}", s.root.display())),
+        ("git clean -f -e '*.o' config", "`git` writes anything under `config`".to_string()),
+        ("git clean -fdx -- config", "`git` writes anything under `config`".to_string()),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    // Read-only git, a stash not touching the work tree, and what leaves config/ alone run.
+    for command in [
+        "git status",
+        "git log --oneline",
+        "git diff",
+        "git show HEAD",
+        "git stash list",
+        "git stash show -p",
+        "git stash drop",
+        "git reset",
+        "git reset --soft HEAD~1",
+        "git reset -- config/x.json",
+        "git clean -n",
+        "git clean --dry-run -d",
+        "git clean -f src",
+        "cd src && git clean -fd",
+        "git checkout -f -- src",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn an_awk_program_running_commands_is_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
     let unknown = |part: &str| unknown_program("Bash(rm:*)", &file, part);
