@@ -38,25 +38,26 @@ pub(super) struct WholeRead {
     cwd: PathBuf,
     /// `None`: more than the budget allows, judged from the rules' patterns.
     listing: Option<walk::Tree>,
+    /// The command reads what links under it lead to, which may be
+    /// anywhere (see [`walk::Reading::follows_links`]).
+    follows_links: bool,
 }
 
 impl WholeRead {
     /// What the command reads under `dir` that `rule` covers, as a clause.
     pub(super) fn hit(&self, rule: &PathRule) -> Option<String> {
-        if !rule.may_cover_below(&self.dir) {
+        let below = rule.may_cover_below(&self.dir);
+        if !below && !self.follows_links {
             return None;
         }
         let Some(tree) = &self.listing else {
-            return Some(format!("{}, too much to list, and the rule may cover some of it", self.cause));
+            return below.then(|| format!("{}, too much to list, and the rule may cover some of it", self.cause));
         };
         if rule.matches(&self.dir) {
             return Some(self.cause.clone());
         }
-        if let Some(entry) = tree.entries.iter().find(|entry| rule.matches(entry)) {
-            return Some(format!("{}, {} among it", self.cause, shown(entry, &self.cwd)));
-        }
-        let linked = tree.linked_dirs.iter().find(|dir| rule.may_cover_below(dir))?;
-        Some(format!("{}, through a link to {}", self.cause, linked.display()))
+        let entry = tree.entries.iter().find(|entry| rule.matches(entry))?;
+        Some(format!("{}, {} among it", self.cause, shown(entry, &self.cwd)))
     }
 }
 
@@ -389,7 +390,7 @@ impl<'a> Finder<'a> {
             .enumerate()
             .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.words.contains(at));
         for (at, arg) in operands.take(MAX_OPERANDS) {
-            let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| whole.filter);
+            let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| whole.reading);
             named_any |= self.operand(program, arg, whole);
         }
         if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
@@ -400,7 +401,7 @@ impl<'a> Finder<'a> {
                 None => {
                     let cause =
                         format!("`{program}` reads everything under its working directory {}", self.cwd.display());
-                    self.whole_read(self.cwd.clone(), cause, Some(whole.filter));
+                    self.whole_read(self.cwd.clone(), cause, Some(whole.reading));
                 }
             }
         }
@@ -473,7 +474,7 @@ impl<'a> Finder<'a> {
     /// program that reads its operands is a file read that cannot be
     /// checked; what a variable the line set to a literal holds is checked
     /// besides, so `f=.env; cat $f` is denied rather than asked about.
-    fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Filter>) -> bool {
+    fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Reading>) -> bool {
         // A program that only handles names (`echo`, `ls`, `rm`) is checked as reading the paths it is
         // given all the same, but said to name them: `eval "$(echo cat .env)"` reads .env by what
         // echo prints, known only when it runs, not by echo. One reaching all under a directory
@@ -496,8 +497,8 @@ impl<'a> Finder<'a> {
                 let Ok(path) = path.canonicalize() else { continue };
                 named_whole |= whole.is_some();
                 let named = format!("{prefix}{}", named(word, &path, &self.cwd));
-                if let Some(filter) = whole.filter(|_| path.is_dir()) {
-                    self.whole_read(path.clone(), format!("{verb} everything under {named}"), Some(filter));
+                if let Some(reading) = whole.filter(|_| path.is_dir()) {
+                    self.whole_read(path.clone(), format!("{verb} everything under {named}"), Some(reading));
                 }
                 self.files.reads.push(Named { path, cause: format!("{verb} {named}") });
             }
@@ -547,11 +548,12 @@ impl<'a> Finder<'a> {
         let repository = reads.repository.as_ref();
         for dir in reads.tracked {
             let cause = format!("{command} reads the files git tracks under {}", shown_dir(&dir, &self.cwd));
-            self.whole_read_by(dir, cause, Pool::GitIndex, |dir, budget| git_index::tracked(repository, dir, budget));
+            let list = |dir: &Path, budget: &mut Budget| git_index::tracked(repository, dir, budget);
+            self.whole_read_by(dir, cause, Pool::GitIndex, false, list);
         }
         for dir in reads.everything {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
-            self.whole_read(dir, cause, Some(walk::Filter::Everything));
+            self.whole_read(dir, cause, Some(walk::Reading::EVERYTHING));
         }
     }
 
@@ -1188,26 +1190,32 @@ impl<'a> Finder<'a> {
     }
 
     /// A directory read whole, noted when some Read rule could cover part
-    /// of it: listed within the budget (what the filter lets the program
-    /// read), or judged from the rules' patterns when it has too much in it
-    /// or `filter` is `None` (a glob already ran out).
-    fn whole_read(&mut self, dir: PathBuf, cause: String, filter: Option<walk::Filter>) {
-        let list = |dir: &Path, budget: &mut Budget| filter.and_then(|filter| walk::tree(dir, budget, filter));
-        self.whole_read_by(dir, cause, Pool::Walk, list);
+    /// of it (any, when links it meets are followed): listed within the
+    /// budget (what `reading` lets the program read), or judged from the
+    /// rules' patterns when it has too much in it or `reading` is `None`
+    /// (a glob already ran out).
+    fn whole_read(&mut self, dir: PathBuf, cause: String, reading: Option<walk::Reading>) {
+        let follows_links = reading.is_some_and(|reading| reading.follows_links);
+        let list = |dir: &Path, budget: &mut Budget| reading.and_then(|reading| walk::tree(dir, budget, reading));
+        self.whole_read_by(dir, cause, Pool::Walk, follows_links, list);
     }
 
     /// A directory read whole as [`Finder::whole_read`] notes it, `list`
     /// listing what the program reads under it within the budget `pool`
-    /// names.
+    /// names. Past the budget, where the links it follows lead is known
+    /// only when it runs.
     fn whole_read_by(
         &mut self,
         dir: PathBuf,
         cause: String,
         pool: Pool,
+        follows_links: bool,
         list: impl FnOnce(&Path, &mut Budget) -> Option<walk::Tree>,
     ) {
         let rules = &self.permissions.rules;
-        if !rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir))) {
+        let may_read =
+            |rule: &Rule| matches!(&rule.target, Target::Read(r) if follows_links || r.may_cover_below(&dir));
+        if !rules.iter().any(may_read) {
             return;
         }
         let budget = match pool {
@@ -1215,7 +1223,10 @@ impl<'a> Finder<'a> {
             Pool::GitIndex => &mut self.git_budget,
         };
         let listing = list(&dir, budget);
-        self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing });
+        if follows_links && listing.is_none() {
+            self.unknown(false, format!("{cause}, too much to list, through links that may lead anywhere"));
+        }
+        self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing, follows_links });
     }
 }
 

@@ -83,6 +83,7 @@ const TAR: Spec = Spec {
         long("files-from", "files", true, Some('T')),
         long("exclude-from", "exclude-f", true, Some('X')),
         long("exclude", "exclude", true, None),
+        long("dereference", "der", false, Some('h')),
     ],
 };
 
@@ -294,6 +295,11 @@ fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
     }
     old_style.options.append(&mut parsed.options);
     (letters, old_style)
+}
+
+/// Whether tar archives what the links it meets lead to (`-h`, `--dereference`).
+pub(crate) fn tar_dereferences(args: &[&str]) -> bool {
+    tar_options(args).1.has(Name::Short('h'))
 }
 
 /// The option of tar's that has it run a command: `--to-command`,

@@ -13,7 +13,8 @@
 //!   that may read (anything but a few that only handle names or metadata,
 //!   like rm or chmod), for each start point (`.` when none is given).
 //!
-//! Listing programs (ls -R, du, tree) read names, not contents: Read rules
+//! Each reads what the links it meets lead to where it follows them
+//! ([`follows_links`]). Listing programs (ls -R, du, tree) read names, not contents: Read rules
 //! guard contents, so they are not here.
 
 /// The arguments (indexes into the words after the program) that the
@@ -23,12 +24,14 @@
 pub(crate) struct Whole {
     pub(crate) args: Vec<usize>,
     pub(crate) default_cwd: bool,
-    /// Which files under a directory it reads.
-    pub(crate) filter: Filter,
+    /// Which files under a directory it reads, and whether through the
+    /// links it meets.
+    pub(crate) reading: Reading,
 }
 
-use super::walk::Filter;
-use super::writers::written;
+use super::getopt::Name;
+use super::walk::{Filter, Reading};
+use super::writers::{destination_options, written};
 
 /// Programs `find -exec` or xargs may run that handle names or metadata,
 /// never what a file holds.
@@ -301,6 +304,7 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
                 && arg.contains(['u', if program == "ag" { 'U' } else { 'u' }]))
     });
     let mut filter = Filter::Everything;
+    let follows_links = follows_links(program, args, &flagged);
     let (args, default_cwd) = match program {
         "grep" | "egrep" | "fgrep" if flagged("rR", &["--recursive", "--dereference-recursive"]) => (operands(), true),
         "rg" | "ag" => {
@@ -321,7 +325,30 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
         "find" => return find(args),
         _ => return None,
     };
-    Some(Whole { args, default_cwd, filter })
+    Some(Whole { args, default_cwd, reading: Reading { filter, follows_links } })
+}
+
+/// Whether `program` given `args` reads what the links it meets walking a
+/// directory lead to (`flagged`: whether a short option among those
+/// letters or a long one listed is given): grep with `-R`, rg with `-L`,
+/// ag with `-f`, ack with `--follow`, tar with `-h`, zip unless `-y`,
+/// rsync with `-L`, `-k` or `--copy-unsafe-links`, cp with `-L`, scp
+/// always, diff unless `--no-dereference`, and the program find runs,
+/// given each link's name.
+fn follows_links(program: &str, args: &[&str], flagged: &impl Fn(&str, &[&str]) -> bool) -> bool {
+    match program {
+        "grep" | "egrep" | "fgrep" => flagged("R", &["--dereference-recursive"]),
+        "rg" => flagged("L", &["--follow"]),
+        "ag" => flagged("f", &["--follow"]),
+        "ack" => flagged("", &["--follow"]),
+        "tar" => super::program_writes::tar_dereferences(args),
+        "zip" => !flagged("y", &["--symlinks"]),
+        "rsync" => flagged("Lk", &["--copy-links", "--copy-unsafe-links", "--copy-dirlinks"]),
+        "cp" => destination_options(program, args).is_some_and(|parsed| parsed.has(Name::Short('L'))),
+        "diff" => !args.contains(&"--no-dereference"),
+        "scp" | "find" => true,
+        _ => false,
+    }
 }
 
 /// Whether `program`, run on names found when the command runs (by
@@ -340,7 +367,8 @@ fn find(args: &[&str]) -> Option<Whole> {
     }
     let options = args.iter().take_while(|arg| matches!(**arg, "-H" | "-L" | "-P")).count();
     let starts = args[options..].iter().take_while(|arg| !arg.starts_with(['-', '(', '!', ')'])).count();
-    Some(Whole { args: (options..options + starts).collect(), default_cwd: true, filter: Filter::Everything })
+    let reading = Reading { filter: Filter::Everything, follows_links: true };
+    Some(Whole { args: (options..options + starts).collect(), default_cwd: true, reading })
 }
 
 #[cfg(test)]
@@ -361,7 +389,7 @@ mod tests {
 
     #[test]
     fn rg_and_ag_skip_ignored_files_unless_told_not_to() {
-        let filter = |line: &str| whole_of(line).unwrap().filter;
+        let filter = |line: &str| whole_of(line).unwrap().reading.filter;
         assert_eq!(filter("rg x"), Filter::Ignores);
         assert_eq!(filter("ag -i x src"), Filter::Ignores);
         for line in ["rg -uu x", "rg --hidden x", "rg --no-ignore-vcs x", "ag -U x", "ack x", "grep -r x"] {

@@ -515,6 +515,96 @@ fn recursive_readers_are_checked_as_reading_everything_under_a_directory() {
     }
 }
 
+/// A project denying `Read(./secret/**)`, with `other/link_rel -> ../secret/x` and `other/dir_link ->
+/// ../secret/sub` beside a plain file.
+fn links_into_secret() -> (Setup, Permissions, PathBuf) {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./secret/**)"]}"#));
+    for name in ["secret/x", "secret/sub/y", "other/plain", "src/a.rs"] {
+        s.file(name);
+    }
+    std::os::unix::fs::symlink("../secret/x", s.root.join("other/link_rel")).unwrap();
+    std::os::unix::fs::symlink("../secret/sub", s.root.join("other/dir_link")).unwrap();
+    let p = s.load();
+    let file = s.project_file();
+    (s, p, file)
+}
+
+#[test]
+fn a_walk_following_links_reads_where_they_lead() {
+    let (s, p, file) = links_into_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    // QA: each copied or printed secret/x through the link.
+    for (command, program) in [
+        ("cp -R -L other D", "cp"),
+        ("cp -rL other D", "cp"),
+        ("cp -r --dereference other D", "cp"),
+        ("tar -chf x.tar other", "tar"),
+        ("tar chf x.tar other", "tar"),
+        ("tar --dereference -cf x.tar other", "tar"),
+        ("zip -r x.zip other", "zip"),
+        ("rsync -rL other D", "rsync"),
+        ("rsync -r --copy-links other D", "rsync"),
+        ("rsync -r --copy-unsafe-links other D", "rsync"),
+        ("grep -R foo other", "grep"),
+        ("rg -L foo other", "rg"),
+        ("scp -r other host:d", "scp"),
+        ("diff -r other src", "diff"),
+        ("find other -exec cat {} +", "find"),
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        let part = format!("`{program}` reads everything under `other`, secret/x among it");
+        let through_dir = format!("`{program}` reads everything under `other`, secret/sub among it");
+        assert!(
+            verdict == because(secret.clone(), &part) || verdict == because(secret.clone(), &through_dir),
+            "{command}: {verdict:?}"
+        );
+    }
+    // A directory a link leads to is read as the program reads it.
+    fs::remove_file(s.root.join("other/link_rel")).unwrap();
+    assert_eq!(
+        p.check_shell("cd other && grep -R foo", &s.root),
+        because(
+            secret.clone(),
+            &format!(
+                "`grep` reads everything under its working directory {}, {} among it",
+                s.root.join("other").display(),
+                s.root.join("secret/sub").display()
+            )
+        )
+    );
+    // Copying or archiving links as links, or skipping them, reads nothing they lead to.
+    for command in [
+        "cp -r other D",
+        "cp -a other D",
+        "cp -rP other D",
+        "tar -cf x.tar other",
+        "zip -ry x.zip other",
+        "zip -r --symlinks x.zip other",
+        "rsync -a other D",
+        "rsync -r other D",
+        "grep -r foo other",
+        "rg foo other",
+        "diff -r --no-dereference other src",
+        "find other -name '*.rs'",
+        "cp -rL src D",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Past the walk's budget, where the links lead is known only when it runs: asked about.
+    let (words, rest) = (walk::MAX_ENTRIES / 1024, walk::MAX_ENTRIES % 1024);
+    let spend = format!("echo{} src/{{1..{rest}}}", " src/{1..1024}".repeat(words));
+    assert_eq!(
+        p.check_shell(&format!("{spend}; cp -rL other D"), &s.root),
+        unknown_file(
+            "Read(./secret/**)",
+            &file,
+            "`cp` reads everything under `other`, too much to list, through links that may lead anywhere"
+        )
+    );
+    assert_eq!(p.check_shell(&format!("{spend}; cp -r other D"), &s.root), Verdict::Allow);
+}
+
 #[test]
 fn rg_and_ag_skip_hidden_and_gitignored_files_as_they_do() {
     let (s, p, file) = qa();

@@ -4,6 +4,7 @@
 //! a check never walks a huge tree: past the budget the caller judges from
 //! the rules' patterns alone.
 
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -60,29 +61,49 @@ pub(crate) enum Filter {
     Ignores,
 }
 
-/// What is under a directory.
-pub(crate) struct Tree {
-    /// Every entry below it (not itself), files and directories, in order.
-    /// A symbolic link is listed where it is and, when it resolves, as what
-    /// it points to: a reader that follows it (`grep -R`) reads that.
-    pub(crate) entries: Vec<PathBuf>,
-    /// Directories links point to, not walked: they may hold anything.
-    pub(crate) linked_dirs: Vec<PathBuf>,
+/// How a program walks a directory it reads whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Reading {
+    pub(crate) filter: Filter,
+    /// It reads what the symbolic links it meets lead to, and walks a
+    /// directory one leads to as its own (`grep -R`, `cp -rL`, `tar -h`,
+    /// `zip -r`); else it reads or copies each link as a link, or skips it.
+    pub(crate) follows_links: bool,
 }
 
-/// What `filter` lets a program read under `dir` (canonical), or `None`
-/// when that is more than the budget allows.
-pub(crate) fn tree(dir: &Path, budget: &mut Budget, filter: Filter) -> Option<Tree> {
-    let mut tree = Tree { entries: Vec::new(), linked_dirs: Vec::new() };
-    if filter == Filter::Ignores {
-        let walk = ignore::WalkBuilder::new(dir).sort_by_file_name(|a, b| a.cmp(b)).build();
+impl Reading {
+    /// Every entry, links not followed.
+    pub(crate) const EVERYTHING: Reading = Reading { filter: Filter::Everything, follows_links: false };
+}
+
+/// What is under a directory.
+pub(crate) struct Tree {
+    /// Every entry below it (not itself) that the program reads, files and
+    /// directories, in order. A symbolic link is listed where it is and,
+    /// for a reading that follows links, as what it leads to, and what is
+    /// under a directory it leads to as that directory's own entries.
+    pub(crate) entries: Vec<PathBuf>,
+}
+
+/// What `reading` has a program read under `dir` (canonical), or `None`
+/// when that is more than the budget allows. A directory is walked once,
+/// however many links lead to it.
+pub(crate) fn tree(dir: &Path, budget: &mut Budget, reading: Reading) -> Option<Tree> {
+    let mut tree = Tree { entries: Vec::new() };
+    let follow = reading.follows_links;
+    if reading.filter == Filter::Ignores {
+        let walk = ignore::WalkBuilder::new(dir).sort_by_file_name(|a, b| a.cmp(b)).follow_links(follow).build();
         for entry in walk.flatten().filter(|entry| entry.depth() > 0) {
             budget.left = budget.left.checked_sub(1)?;
-            let link = entry.path_is_symlink();
-            tree.add(entry.into_path(), link);
+            // Below a link followed, a path names what it reads by the link's name.
+            if follow && let Ok(real) = entry.path().canonicalize() {
+                tree.entries.push(real);
+            }
+            tree.entries.push(entry.into_path());
         }
         return Some(tree);
     }
+    let mut walked = HashSet::from([dir.to_path_buf()]);
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
         let names = budget.list(&dir)?;
@@ -90,27 +111,23 @@ pub(crate) fn tree(dir: &Path, budget: &mut Budget, filter: Filter) -> Option<Tr
         for name in names.iter().rev() {
             let path = dir.join(name);
             let kind = fs::symlink_metadata(&path).ok().map(|meta| meta.file_type());
-            if name != ".git" && kind.is_some_and(|kind| kind.is_dir()) {
-                pending.push(path.clone());
+            let target = match kind {
+                Some(kind) if kind.is_symlink() && follow => path.canonicalize().ok(),
+                Some(kind) if kind.is_dir() => Some(path.clone()),
+                _ => None,
+            };
+            if let Some(target) = target {
+                if name != ".git" && target.is_dir() && walked.insert(target.clone()) {
+                    pending.push(target.clone());
+                }
+                if target != path {
+                    tree.entries.push(target);
+                }
             }
-            tree.add(path, kind.is_some_and(|kind| kind.is_symlink()));
+            tree.entries.push(path);
         }
     }
     Some(tree)
-}
-
-impl Tree {
-    /// An entry, and what it points to when it is a symbolic link (`link`,
-    /// known from the walk's own look at it).
-    fn add(&mut self, path: PathBuf, link: bool) {
-        if link && let Ok(target) = path.canonicalize() {
-            if target.is_dir() {
-                self.linked_dirs.push(target.clone());
-            }
-            self.entries.push(target);
-        }
-        self.entries.push(path);
-    }
 }
 
 #[cfg(test)]
@@ -130,26 +147,57 @@ mod tests {
         }
         let outside = tempfile::tempdir().unwrap();
         let outside = outside.path().canonicalize().unwrap();
+        fs::write(outside.join("z"), "").unwrap();
         std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
-        let tree = tree(&root, &mut Budget::new(100), Filter::Everything).unwrap();
+        let tree = tree(&root, &mut Budget::new(100), Reading::EVERYTHING).unwrap();
         let mut rel: Vec<_> =
             tree.entries.iter().filter_map(|p| p.strip_prefix(&root).ok()).map(|p| p.display().to_string()).collect();
         rel.sort();
         assert_eq!(rel, ["a", "a/b", "a/b/y", "a/x", "c", "link"]);
-        assert!(tree.entries.contains(&outside) && tree.linked_dirs == [outside], "the link's target is listed too");
+        assert_eq!(tree.entries.len(), rel.len(), "a link not followed is only itself");
         // Six entries in four directories: a budget of five runs out.
-        assert!(super::tree(&root, &mut Budget::new(5), Filter::Everything).is_none());
-        assert!(super::tree(&root, &mut Budget::new(6), Filter::Everything).is_some());
+        assert!(super::tree(&root, &mut Budget::new(5), Reading::EVERYTHING).is_none());
+        assert!(super::tree(&root, &mut Budget::new(6), Reading::EVERYTHING).is_some());
         // A name that is not UTF-8 is walked into like any other.
         let odd = root.join(std::ffi::OsStr::from_bytes(b"\xff"));
         fs::create_dir(&odd).unwrap();
         fs::write(odd.join("secret"), "").unwrap();
         assert!(
-            super::tree(&root, &mut Budget::new(100), Filter::Everything)
+            super::tree(&root, &mut Budget::new(100), Reading::EVERYTHING)
                 .unwrap()
                 .entries
                 .contains(&odd.join("secret"))
         );
+    }
+
+    #[test]
+    fn a_reading_following_links_walks_where_they_lead_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for file in ["tree/plain", "secret/x", "secret/sub/y"] {
+            let path = root.join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "").unwrap();
+        }
+        std::os::unix::fs::symlink("../secret/x", root.join("tree/file_link")).unwrap();
+        std::os::unix::fs::symlink("../secret", root.join("tree/dir_link")).unwrap();
+        // A loop back to the walk's own top, and a second way to a directory already walked.
+        std::os::unix::fs::symlink("..", root.join("tree/up")).unwrap();
+        std::os::unix::fs::symlink("../secret", root.join("tree/again")).unwrap();
+        for filter in [Filter::Everything, Filter::Ignores] {
+            let reading = Reading { filter, follows_links: true };
+            let tree = tree(&root.join("tree"), &mut Budget::new(100), reading).unwrap();
+            for file in ["secret/x", "secret/sub", "secret/sub/y", "tree/plain", "tree/dir_link"] {
+                assert!(tree.entries.contains(&root.join(file)), "{filter:?}: {file} in {:?}", tree.entries);
+            }
+        }
+        // Everything under the root, the loop included, once each: a budget just large enough holds.
+        let following = Reading { filter: Filter::Everything, follows_links: true };
+        let tree = tree(&root.join("tree"), &mut Budget::new(100), following).unwrap();
+        assert_eq!(tree.entries.iter().filter(|path| **path == root.join("secret/sub/y")).count(), 1);
+        let not_following = Reading::EVERYTHING;
+        let tree = super::tree(&root.join("tree"), &mut Budget::new(100), not_following).unwrap();
+        assert!(!tree.entries.iter().any(|path| path.starts_with(root.join("secret"))), "{:?}", tree.entries);
     }
 
     #[test]
@@ -169,7 +217,7 @@ mod tests {
             fs::write(path, text).unwrap();
         }
         let listed = |filter: Filter| {
-            let tree = tree(&root, &mut Budget::new(100), filter).unwrap();
+            let tree = tree(&root, &mut Budget::new(100), Reading { filter, follows_links: false }).unwrap();
             tree.entries.iter().map(|p| p.strip_prefix(&root).unwrap().display().to_string()).collect::<Vec<_>>()
         };
         let mut everything = listed(Filter::Everything);
