@@ -11,6 +11,7 @@
 //! may move the line).
 
 use std::collections::VecDeque;
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::bash::{self, Arg, Invocation};
@@ -384,14 +385,15 @@ impl<'a> Finder<'a> {
         // Whether a directory the program reads whole was named, so it
         // does not read its working directory.
         let mut named_any = false;
+        let keeps_links = links::carries(program, &texts);
         let operands = invocation
             .args
             .iter()
             .enumerate()
             .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.words.contains(at));
         for (at, arg) in operands.take(MAX_OPERANDS) {
-            let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| whole.reading);
-            named_any |= self.operand(program, arg, whole);
+            let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| &whole.reading);
+            named_any |= self.operand(program, arg, whole, keeps_links);
         }
         if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
             match &self.unknown_dir {
@@ -401,7 +403,7 @@ impl<'a> Finder<'a> {
                 None => {
                     let cause =
                         format!("`{program}` reads everything under its working directory {}", self.cwd.display());
-                    self.whole_read(self.cwd.clone(), cause, Some(whole.reading));
+                    self.whole_read(self.cwd.clone(), cause, Some(&whole.reading));
                 }
             }
         }
@@ -474,7 +476,7 @@ impl<'a> Finder<'a> {
     /// program that reads its operands is a file read that cannot be
     /// checked; what a variable the line set to a literal holds is checked
     /// besides, so `f=.env; cat $f` is denied rather than asked about.
-    fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Reading>) -> bool {
+    fn operand(&mut self, program: &str, arg: &Arg, whole: Option<&walk::Reading>, keeps_links: bool) -> bool {
         // A program that only handles names (`echo`, `ls`, `rm`) is checked as reading the paths it is
         // given all the same, but said to name them: `eval "$(echo cat .env)"` reads .env by what
         // echo prints, known only when it runs, not by echo. One reaching all under a directory
@@ -494,10 +496,18 @@ impl<'a> Finder<'a> {
                 continue;
             }
             for path in self.paths(word, &verb, false) {
-                let Ok(path) = path.canonicalize() else { continue };
+                // Through a link an earlier command made (`ln -s secret s; cat s/x`), but one copied or
+                // moved as a link.
+                let made = canonical_prefix(&path);
+                if !(keeps_links && self.links.target_of(&made).is_some()) {
+                    let cause = format!("{verb} {prefix}{}", named(word, &made, &self.cwd));
+                    self.operand_through_links(&made, &cause, whole);
+                }
+                let Some(path) = operand_path(&path, keeps_links) else { continue };
                 named_whole |= whole.is_some();
                 let named = format!("{prefix}{}", named(word, &path, &self.cwd));
-                if let Some(reading) = whole.filter(|_| path.is_dir()) {
+                let dir = fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_dir());
+                if let Some(reading) = whole.filter(|_| dir) {
                     self.whole_read(path.clone(), format!("{verb} everything under {named}"), Some(reading));
                 }
                 self.files.reads.push(Named { path, cause: format!("{verb} {named}") });
@@ -553,7 +563,7 @@ impl<'a> Finder<'a> {
         }
         for dir in reads.everything {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
-            self.whole_read(dir, cause, Some(walk::Reading::EVERYTHING));
+            self.whole_read(dir, cause, Some(&walk::Reading::EVERYTHING));
         }
     }
 
@@ -890,6 +900,19 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// An operand at or under a link the line made reads where it leads
+    /// (see [`Finder::through_links`]), a directory there whole for a
+    /// program reading one so (`whole`).
+    fn operand_through_links(&mut self, path: &Path, cause: &str, whole: Option<&walk::Reading>) {
+        let Some(through) = self.links.through(path) else { return };
+        let (target, by) = (through.path.map(|target| canonical_prefix(&target)), through.by.to_string());
+        if let (Some(reading), Some(target)) = (whole, target.filter(|target| target.is_dir())) {
+            let cause = format!("{cause}, through the link {by} made, everything under it");
+            self.whole_read(target, cause, Some(reading));
+        }
+        self.through_links(path, cause, false);
+    }
+
     /// Notes the links `program` makes (see [`links`]) where the line's
     /// later commands may read or write through them.
     fn note_links(&mut self, program: &str, invocation: &Invocation, texts: &[&str]) {
@@ -1194,7 +1217,7 @@ impl<'a> Finder<'a> {
     /// budget (what `reading` lets the program read), or judged from the
     /// rules' patterns when it has too much in it or `reading` is `None`
     /// (a glob already ran out).
-    fn whole_read(&mut self, dir: PathBuf, cause: String, reading: Option<walk::Reading>) {
+    fn whole_read(&mut self, dir: PathBuf, cause: String, reading: Option<&walk::Reading>) {
         let follows_links = reading.is_some_and(|reading| reading.follows_links);
         let list = |dir: &Path, budget: &mut Budget| reading.and_then(|reading| walk::tree(dir, budget, reading));
         self.whole_read_by(dir, cause, Pool::Walk, follows_links, list);
@@ -1242,6 +1265,18 @@ enum Pool {
 /// letters, `-eP`) or `-o physical`.
 fn sets_physical(args: &[Arg]) -> bool {
     args.iter().any(|arg| arg.text == "physical" || (arg.text.starts_with('-') && arg.text.contains('P')))
+}
+
+/// The file an operand `path` names, as the program reaches it: the path
+/// canonical, but for a program copying or moving a link as a link
+/// (`keeps_links`: `cp -P`, `mv`) the link itself, not where it leads;
+/// `None` when nothing is there.
+fn operand_path(path: &Path, keeps_links: bool) -> Option<PathBuf> {
+    let link = fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+    match (keeps_links && link, path.parent(), path.file_name()) {
+        (true, Some(parent), Some(name)) => Some(parent.canonicalize().ok()?.join(name)),
+        _ => path.canonicalize().ok(),
+    }
 }
 
 /// Whether `path` leads through another process's `/proc/N/cwd` or `root`.

@@ -30,7 +30,7 @@ pub(crate) struct Whole {
 }
 
 use super::getopt::Name;
-use super::walk::{Filter, Reading};
+use super::walk::{Filter, Reading, Skips};
 use super::writers::{destination_options, written};
 
 /// Programs `find -exec` or xargs may run that handle names or metadata,
@@ -230,9 +230,26 @@ pub(crate) fn reads_operands(program: &str) -> bool {
 
 /// Which of `args` a reader (see [`reads_operands`]) takes as option
 /// values and, for grep, sed and the like, its pattern or script: the
-/// first operand, unless an option gave it. Empty for other programs.
+/// first operand, unless an option gave it. For find, its expression but
+/// a `-files0-from` file (a test's pattern, `-newer`'s file whose times it
+/// reads, what `-exec` runs, checked as a command of its own); for `ln
+/// -s`, each link's text (a later read through the link reads where it
+/// leads). Empty for other programs.
 pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
     let mut out = NotOperands::default();
+    match program {
+        "find" => {
+            let values = args.windows(2).enumerate().filter(|(_, pair)| pair[0] == "-files0-from");
+            let names_file: Vec<usize> = values.map(|(at, _)| at + 1).collect();
+            out.words = (find_starts(args).end..args.len()).filter(|at| !names_file.contains(at)).collect();
+            return out;
+        }
+        "ln" => {
+            out.words = link_texts(args);
+            return out;
+        }
+        _ => {}
+    }
     let Some(reader) = READERS.iter().find(|reader| reader.program == program) else { return out };
     let mut pattern_given = false;
     let mut first_operand = None;
@@ -305,6 +322,7 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
     });
     let mut filter = Filter::Everything;
     let follows_links = follows_links(program, args, &flagged);
+    let skips = if matches!(program, "grep" | "egrep" | "fgrep") { grep_skips(args) } else { Skips::NONE };
     let (args, default_cwd) = match program {
         "grep" | "egrep" | "fgrep" if flagged("rR", &["--recursive", "--dereference-recursive"]) => (operands(), true),
         "rg" | "ag" => {
@@ -317,15 +335,45 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
         "tar" | "zip" => (operands(), false),
         "rsync" => (all_but_last(), false),
         "cp" | "scp" if flagged("rRa", &["--recursive", "--archive"]) => (all_but_last(), false),
-        // Moving or linking a directory puts everything under it where a later command of the
-        // line reads it by another name (`mv secret s2 && cat s2/key`, `ln -s secret l && cat
-        // l/key`): it reaches them as a recursive copy does. A lone `ln TARGET` links it here.
+        // Moving or hard linking puts everything under it where a later command of the line reads it
+        // by another name (`mv secret s2 && cat s2/key`): it reaches them as a recursive copy does. A
+        // lone `ln TARGET` links it here. A symbolic link leads back, followed where it is read.
+        "ln" if !link_texts(args).is_empty() => return None,
         "mv" | "ln" => (written(program, args).map_or_else(operands, |written| written.sources), false),
         "diff" if flagged("r", &["--recursive"]) => (operands(), false),
         "find" => return find(args),
         _ => return None,
     };
-    Some(Whole { args, default_cwd, reading: Reading { filter, follows_links } })
+    Some(Whole { args, default_cwd, reading: Reading { filter, follows_links, skips } })
+}
+
+/// The globs grep's `--exclude-dir`, `--exclude` and `--include` give
+/// (`--exclude-dir=G` or `--exclude-dir G`, up to `--`), whose names it
+/// leaves out as it walks (see [`Skips`]).
+fn grep_skips(args: &[&str]) -> Skips {
+    let mut skips = Skips::NONE;
+    let mut first = None;
+    let mut at = 0;
+    while let Some(&arg) = args.get(at).filter(|&&arg| arg != "--") {
+        at += 1;
+        let Some((name, value)) = arg.strip_prefix("--").map(|long| match long.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (long, None),
+        }) else {
+            continue;
+        };
+        let list = match name {
+            "exclude-dir" => &mut skips.dirs,
+            "exclude" => &mut skips.files,
+            "include" => &mut skips.include,
+            _ => continue,
+        };
+        let value = value.or_else(|| args.get(at).copied().inspect(|_| at += 1));
+        first.get_or_insert(name);
+        list.extend(value.map(str::to_string));
+    }
+    skips.include_first = first == Some("include");
+    skips
 }
 
 /// Whether `program` given `args` reads what the links it meets walking a
@@ -365,10 +413,32 @@ fn find(args: &[&str]) -> Option<Whole> {
     if !reads {
         return None;
     }
+    let reading = Reading { filter: Filter::Everything, follows_links: true, skips: Skips::NONE };
+    Some(Whole { args: find_starts(args).collect(), default_cwd: true, reading })
+}
+
+/// Where find's start points are among its `args`: past `-H`, `-L`,
+/// `-P`, up to its expression.
+fn find_starts(args: &[&str]) -> std::ops::Range<usize> {
     let options = args.iter().take_while(|arg| matches!(**arg, "-H" | "-L" | "-P")).count();
     let starts = args[options..].iter().take_while(|arg| !arg.starts_with(['-', '(', '!', ')'])).count();
-    let reading = Reading { filter: Filter::Everything, follows_links: true };
-    Some(Whole { args: (options..options + starts).collect(), default_cwd: true, reading })
+    options..options + starts
+}
+
+/// The words `ln -s` (`--symbolic`) stores as its links' texts: every
+/// operand with `-t DIR`, else all but the last (the link), or the one
+/// operand (a link of its name here). None for a hard link, which is the
+/// file itself by another name.
+fn link_texts(args: &[&str]) -> Vec<usize> {
+    let Some(parsed) = destination_options("ln", args).filter(|parsed| parsed.has(Name::Short('s'))) else {
+        return Vec::new();
+    };
+    let into_directory = parsed.has(Name::Short('t'));
+    let mut operands = parsed.operands;
+    if !into_directory && operands.len() > 1 {
+        operands.pop();
+    }
+    operands
 }
 
 #[cfg(test)]

@@ -554,7 +554,7 @@ fn a_walk_following_links_reads_where_they_lead() {
     ] {
         let verdict = p.check_shell(command, &s.root);
         let part = format!("`{program}` reads everything under `other`, secret/x among it");
-        let through_dir = format!("`{program}` reads everything under `other`, secret/sub among it");
+        let through_dir = format!("`{program}` reads everything under `other`, secret/sub/y among it");
         assert!(
             verdict == because(secret.clone(), &part) || verdict == because(secret.clone(), &through_dir),
             "{command}: {verdict:?}"
@@ -569,7 +569,7 @@ fn a_walk_following_links_reads_where_they_lead() {
             &format!(
                 "`grep` reads everything under its working directory {}, {} among it",
                 s.root.join("other").display(),
-                s.root.join("secret/sub").display()
+                s.root.join("secret/sub/y").display()
             )
         )
     );
@@ -603,6 +603,54 @@ fn a_walk_following_links_reads_where_they_lead() {
         )
     );
     assert_eq!(p.check_shell(&format!("{spend}; cp -r other D"), &s.root), Verdict::Allow);
+}
+
+#[test]
+fn names_links_and_excluded_directories_are_not_reads_of_what_a_rule_covers() {
+    let (s, p, file) = links_into_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    // QA: each was denied, reading nothing under secret/: find lists names and reads a `-path`,
+    // `-name` or `-newer` word as a pattern or a file's times; grep leaves out what it excludes;
+    // cp -P, cp -a and mv copy or move a link as a link, and ln -s stores a link's text.
+    for command in [
+        "find . -name '*.rs'",
+        "find . -path ./secret -prune -o -print",
+        "find . -newer secret/x",
+        "grep -r foo . --exclude-dir=secret",
+        "grep -r --exclude-dir secret foo .",
+        "grep -rn --exclude-dir='secr*' foo",
+        "grep -r --include='*.rs' foo .",
+        "grep -r --exclude=x --exclude-dir=sub foo secret",
+        "cp -P other/link_rel D",
+        "cp -a other/link_rel D",
+        "mv other/link_rel D",
+        "ln -sf secret/x name",
+        "ln -s -t other ../secret/x",
+        "ln -s secret sl; cp -r sl D",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Where the reading is real, it is still denied.
+    for (command, part) in [
+        ("grep -r foo . --exclude-dir=other", "`grep` reads everything under `.`, secret/x among it"),
+        // A brace in grep's glob is itself, as fnmatch reads it; a glob matching the file and an
+        // include both matching it leave it in.
+        ("grep -r foo . --exclude-dir='{secret,x}'", "`grep` reads everything under `.`, secret/x among it"),
+        ("grep -r --exclude=x --include=x foo secret", "`grep` reads everything under `secret`, secret/x among it"),
+        ("grep -R foo . --exclude-dir=secret", "`grep` reads everything under `.`, secret/x among it"),
+        ("find . -files0-from secret/x", "`find` reads `secret/x`"),
+        ("find . -exec cat secret/x \\;", "`cat` reads `secret/x`"),
+        ("cp other/link_rel D", "`cp` reads `other/link_rel`"),
+        ("cp -rH other/link_rel D", "`cp` reads `other/link_rel`"),
+        ("ln secret/x hard", "`ln` reads `secret/x`"),
+        ("ln -s secret/x name; cat name", "`cat` reads `name`, through the link `ln -s secret/x name` made"),
+        (
+            "ln -s secret sl && grep -r foo sl",
+            "`grep` reads `sl`, through the link `ln -s secret sl` made, everything under it, secret/x among it",
+        ),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
 }
 
 #[test]
@@ -2258,10 +2306,13 @@ fn moving_or_linking_a_directory_reaches_everything_under_it() {
             "mv qa /tmp/moved; cat /tmp/moved/secret/plan.txt",
             "`mv` reads everything under `qa`, qa/secret/plan.txt among it",
         ),
+        // A symbolic link is followed where it is read through.
         (
             "ln -s qa/secret sl && cat sl/plan.txt",
-            "`ln` reads everything under `qa/secret`, qa/secret/plan.txt among it",
+            "`cat` reads `sl/plan.txt`, through the link `ln -s qa/secret sl` made",
         ),
+        // A hard link is the file by another name.
+        ("ln qa/secret/plan.txt p && cat p", "`ln` reads `qa/secret/plan.txt`"),
         ("mv -t /tmp/out src qa", "`mv` reads everything under `qa`, qa/secret/plan.txt among it"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
@@ -2360,7 +2411,7 @@ fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
         ("cat d?cs/../plan.txt", "`cat` reads `d?cs/../plan.txt`, which matches qa/secret/plan.txt"),
         ("cat docs/../pl*", "`cat` reads `docs/../pl*`, which matches qa/secret/plan.txt"),
         ("cd -P docs/.. && cat plan.txt", "`cat` reads `plan.txt`"),
-        ("grep -r x docs/..", "`grep` reads everything under `docs/..`, qa/secret/sub among it"),
+        ("grep -r x docs/..", "`grep` reads everything under `docs/..`, qa/secret/plan.txt among it"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
     }
