@@ -141,11 +141,28 @@ pub(super) struct Finder<'a> {
     /// it has spent (see [`git_alias`]).
     aliases_read: u32,
     git_reads: git_alias::Reads,
-    /// The line's commands not looked at yet that may move its directory
-    /// (see [`Invocation::moves_dir`]), as written: a function's body runs
+    /// The commands not looked at yet that may move the directory (see
+    /// [`Invocation::moves_dir`]), as written: a function's body runs
     /// where the line is when it is called, which one of these may change.
-    moves: VecDeque<String>,
+    /// One script's for the line, and one more for each git alias's
+    /// commands being looked at (they run in a process of their own, so
+    /// theirs move nothing after them, and the line's nothing in them).
+    moves: Vec<Moves>,
     pub(super) files: Files,
+}
+
+/// The commands of one script yet to be looked at: how many, and those
+/// that may move its directory, as written.
+struct Moves {
+    left: usize,
+    queue: VecDeque<String>,
+}
+
+impl Moves {
+    fn of(invocations: &[Invocation]) -> Moves {
+        let queue = invocations.iter().filter(|invocation| invocation.moves_dir).map(written).collect();
+        Moves { left: invocations.len(), queue }
+    }
 }
 
 /// Where a command (`by`, as written) moved the directory: `None` when
@@ -204,14 +221,14 @@ impl<'a> Finder<'a> {
             edits_seen: 0,
             aliases_read: 0,
             git_reads: git_alias::Reads::default(),
-            moves: VecDeque::new(),
+            moves: Vec::new(),
             files: Files::default(),
         }
     }
 
     /// Notes which of the line's commands, looked at in this order, may move its directory.
     pub(super) fn expect_moves(&mut self, invocations: &[Invocation]) {
-        self.moves = invocations.iter().filter(|invocation| invocation.moves_dir).map(written).collect();
+        self.moves = vec![Moves::of(invocations)];
     }
 
     /// The files one command reads and writes; a `cd` moves the commands
@@ -219,15 +236,34 @@ impl<'a> Finder<'a> {
     /// an alias its configuration gives, to be looked at next.
     pub(super) fn invocation(&mut self, invocation: &Invocation) -> Vec<Invocation> {
         let program = invocation.program.as_deref().unwrap_or_default();
-        if invocation.moves_dir {
-            self.moves.pop_front();
+        if invocation.moves_dir
+            && let Some(script) = self.moves.last_mut()
+        {
+            script.queue.pop_front();
         }
         self.enter(&invocation.place);
         self.runs_made_program(invocation);
         self.note_git_configuration_written();
         self.look_at(invocation, program);
         // In the directory it runs in, which looking at it found.
-        if program == "git" { self.git_configured(invocation) } else { Vec::new() }
+        let configured = if program == "git" { self.git_configured(invocation) } else { Vec::new() };
+        self.moves_looked_at(&configured);
+        configured
+    }
+
+    /// Counts a command of the innermost script as looked at; the commands
+    /// git runs in its place (`configured`) are a script of their own, next.
+    /// A script whose commands are all looked at is done, but the line's.
+    fn moves_looked_at(&mut self, configured: &[Invocation]) {
+        if let Some(script) = self.moves.last_mut() {
+            script.left = script.left.saturating_sub(1);
+        }
+        if !configured.is_empty() {
+            self.moves.push(Moves::of(configured));
+        }
+        while self.moves.len() > 1 && self.moves.last().is_some_and(|script| script.left == 0) {
+            self.moves.pop();
+        }
     }
 
     /// A program word naming a file an earlier command of the line wrote or
@@ -339,7 +375,7 @@ impl<'a> Finder<'a> {
         // may move it first; a mapfile callback's, where its run before left it.
         let moved_before_run = match &invocation.function_body {
             Some(first) if invocation.runs_repeatedly => Some(format!("`{first}`")),
-            Some(_) => self.moves.front().cloned(),
+            Some(_) => self.moves.last().and_then(|script| script.queue.front()).cloned(),
             None => None,
         };
         if let Some(by) = moved_before_run {

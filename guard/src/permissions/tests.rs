@@ -2106,6 +2106,29 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
 }
 
 #[test]
+fn a_cd_in_the_commands_a_git_alias_runs_moves_neither_the_line_nor_its_functions() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    // A `!` alias runs in a shell of its own: its `cd` is none of the line's.
+    git(&s.root, &["config", "alias.up", "!cd /tmp && true"]);
+    let secret = "Read(./qa/secret/**)";
+    let part = "`cat` reads `plan.txt` after `cd qa/secret`";
+    // The body runs after `cd qa/secret`, which the alias's own `cd` must not stand in for.
+    for command in ["git up; g() { cat plan.txt; }; cd qa/secret; g", "g() { cat plan.txt; }; git up; cd qa/secret; g"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // Nor does the alias move a command after it.
+    assert_eq!(
+        p.check_shell("git up; cat qa/secret/plan.txt", &s.root),
+        because(deny(secret, &file), "`cat` reads `qa/secret/plan.txt`")
+    );
+    // A function the alias defines runs where its own commands leave it.
+    git(&s.root, &["config", "alias.in", "!g() { cat plan.txt; }; cd qa/secret; g"]);
+    assert_eq!(p.check_shell("git in", &s.root), unknown_file(secret, &file, part));
+}
+
+#[test]
 fn a_functions_body_is_checked_only_where_it_may_be_called() {
     let (s, p, file) = qa();
     // QA (bash 5.2): defining `clean` removed nothing; calling it did.
