@@ -730,10 +730,8 @@ fn brace_words_are_charged_to_the_walk_budget() {
     let (s, p, file) = qa();
     // 4096 words of 1024 names each: past the budget a word names everything under `qa`.
     let command = format!("cat{}", " qa/{1..1024}".repeat(4096));
-    let started = std::time::Instant::now();
     let verdict = p.check_shell(&command, &s.root);
-    // Looking up every word took 47 s; the budget stops it at 100,000 lookups.
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    // Looking up every word took 47 s; the budget stops it at 100,000 lookups, and says so.
     assert_eq!(
         verdict,
         because(
@@ -1631,12 +1629,9 @@ fn a_variable_script_that_multiplies_is_answered_at_once_and_its_program_is_unkn
         line += &format!("v{level}='{}'; ", vec![format!("$v{}", level - 1); 6].join(";"));
     }
     line += "$v8";
-    let started = std::time::Instant::now();
     let verdict = p.check_shell(&line, &s.root);
-    // A bound against the minutes 6^8 commands would take, loose enough for a loaded machine
-    // (the check takes well under a second).
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "took {:?}", started.elapsed());
-    // The first script past the budget is a `$vN` deep in the expansion.
+    // 6^8 commands would take minutes: the first script past the budget is a `$vN` deep in the
+    // expansion, known only when it runs.
     assert!(
         matches!(&verdict, Verdict::Ask { rule, file: f, cause: Some(Cause::UnknownProgram(word)) }
             if rule == "Bash(rm:*)" && *f == file && word.starts_with("$v")),
@@ -1649,9 +1644,9 @@ fn thousands_of_cds_are_answered_at_once() {
     let (s, p, _) = qa();
     let started = std::time::Instant::now();
     let _ = p.check_shell(&"cd qa; ".repeat(2000), &s.root);
-    // A bound against a cost growing with the square of the line, loose enough for a loaded
-    // machine (the check takes a fraction of a second).
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "took {:?}", started.elapsed());
+    // A bound against a cost growing with the square of the line, which no counter shows: loose
+    // enough for a loaded machine (the check takes a fraction of a second).
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "took {:?}", started.elapsed());
 }
 
 #[test]
@@ -2784,21 +2779,20 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         let sum = vec![format!("v{}", level + 1); 40].join("+");
         line.push_str(&format!("; v{level}='{sum}'"));
     }
+    // Were a value read again wherever a name is, that would be 40^8 reads: no counter shows it, so
+    // a bound loose enough for a loaded machine.
     let started = std::time::Instant::now();
     assert_eq!(p.check_shell(&format!("{line}; ((v0))"), &s.root), Verdict::Allow);
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
-    // Subscripts nested past what is followed are unknown, read in time and without exhausting the stack.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "took {:?}", started.elapsed());
+    // Subscripts nested past what is followed are unknown, the verdict says so, and the stack holds.
     let deep = format!("(({}0{}))", "a[".repeat(100_000), "]".repeat(100_000));
-    let started = std::time::Instant::now();
     let verdict = p.check_shell(&deep, &s.root);
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
     assert!(cause.starts_with("subscripts nested deeper than 64"), "{cause}");
-    // As are arithmetic expansions nested past what is followed: their substitutions are unknown.
+    // As are arithmetic expansions nested past what is followed: their substitutions are unknown,
+    // an ask where the `rm` a followed one runs is denied.
     let deep = format!("(({}$(rm -rf qa){}))", "$((".repeat(100_000), "))".repeat(100_000));
-    let started = std::time::Instant::now();
     let verdict = p.check_shell(&deep, &s.root);
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
     assert!(cause.starts_with("$( (a value evaluated as arithmetic"), "{cause}");
     // A command setting a variable whose name is known only when it runs may set any.
@@ -2952,8 +2946,8 @@ fn each_git_read_lists_the_index_as_the_first_does() {
     track_many(&s.root, 50_000);
     // qa/secret is not tracked: what git prints holds none of it.
     assert_eq!(p.check_shell("git diff; git grep x; git diff src", &s.root), Verdict::Allow);
-    // The line's reads together are bounded: past a million entries, the rules' patterns judge.
-    let started = std::time::Instant::now();
+    // The line's reads together are bounded: past a million entries, the rules' patterns judge,
+    // and the verdict says so.
     let many = vec!["git diff"; 40].join("; ");
     assert_eq!(
         p.check_shell(&many, &s.root),
@@ -2966,7 +2960,6 @@ fn each_git_read_lists_the_index_as_the_first_does() {
             )
         )
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
 }
 
 #[test]
@@ -3185,14 +3178,13 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
     for command in ["git wipf", "git -c help.autocorrect=0 wipf", "git config help.autocorrect never"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
-    // Each git run to read the configuration counts, found or not: the line's are few, and quick.
+    // Each git run to read the configuration counts, found or not: past the line's few, the next
+    // alias is not read, and the verdict names it.
     let many: Vec<String> = (0..40).map(|n| format!("git nosuch{n}")).collect();
-    let started = std::time::Instant::now();
     assert_eq!(
         p.check_shell(&many.join("; "), &s.root),
         unknown("git nosuch8 (an alias its configuration may give, not read)")
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     // Without Bash rules, what an alias reads is still checked.
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
