@@ -7,7 +7,8 @@
 //! `patch` is given the file), what `git checkout … -- PATH` and `git
 //! restore PATH` put back (anything under each pathspec), what `git
 //! reset --hard`, `checkout -f`, `switch -f` and `stash` put back
-//! (anything under the work tree) and `git clean` removes, and what `tar` extracts: everything under its
+//! (anything under the work tree) and `git clean` removes, the files find's
+//! `-fprint` (`-fprint0`, `-fprintf`, `-fls`) writes, and what `tar` extracts: everything under its
 //! `-C`/`--directory`, or in its working directory, each file named only
 //! inside the archive (anywhere with `-P`), and `unzip`'s alike (`-d`); what awk's program prints to a file, and its
 //! operands with gawk's `-i inplace`. Their options are read as getopt
@@ -102,6 +103,7 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "tar" => extracted(args),
         "unzip" => unzipped(args),
         "git" => git_written(args),
+        "find" => find_written(args),
         "awk" | "gawk" | "mawk" | "nawk" => awk_written(args),
         "curl" | "wget" | "wget2" => super::urls::saved(program, args),
         _ => None,
@@ -259,6 +261,24 @@ fn patched(args: &[&str]) -> Written {
         _ => Some("the files its patch names".to_string()),
     };
     Written { targets, unknown, ..Written::default() }
+}
+
+/// The files find's `-fprint`, `-fprint0`, `-fprintf` and `-fls` write
+/// the names it finds to (a word after `-exec … ;` is its command's).
+fn find_written(args: &[&str]) -> Option<Written> {
+    let mut targets = Vec::new();
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        at += 1;
+        match *arg {
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                at += args[at..].iter().position(|word| matches!(*word, ";" | "+")).map_or(args.len(), |end| end + 1);
+            }
+            "-fprint" | "-fprint0" | "-fprintf" | "-fls" if at < args.len() => targets.push(Part { word: at, from: 0 }),
+            _ => {}
+        }
+    }
+    (!targets.is_empty()).then_some(Written { targets, ..Written::default() })
 }
 
 /// What `tar` extracts (`x`, `--extract`, `--get`; not to its output):
@@ -510,6 +530,10 @@ mod tests {
         assert_eq!(of("git", "-C sub checkout -- a"), Some((vec![], None, true)));
         assert_eq!(of("git", "-c a.b=c checkout -- a"), Some((vec![], Some(vec![4]), false)));
         assert_eq!(of("git", "status"), None);
+        assert_eq!(of("find", ". -name *.rs -fprint out"), Some((vec![(4, 0)], None, false)));
+        assert_eq!(of("find", ". -fprintf out %p -fls l"), Some((vec![(2, 0), (5, 0)], None, false)));
+        assert_eq!(of("find", ". -exec echo -fprint x ; -print"), None);
+        assert_eq!(of("find", ". -name x"), None);
         assert_eq!(of("awk", "BEGIN{print\"x\">\"f\"}"), Some((vec![], None, true)));
         assert_eq!(of("awk", "$1>2{print;next} a"), None);
         assert_eq!(of("awk", "-f prog.awk a"), None);

@@ -1086,6 +1086,9 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
         ("ex -s -c wq config/app.ini", "`ex` writes `config/app.ini`"),
         ("gawk --include inplace '{print}' config/app.ini", "`gawk` writes `config/app.ini`"),
         ("gawk --i=inplace '{print}' config/app.ini", "`gawk` writes `config/app.ini`"),
+        // QA: find wrote the names it found over config/app.ini.
+        ("find . -name '*.txt' -fprint config/app.ini", "`find` writes `config/app.ini`"),
+        ("find . -fprintf config/app.ini %p", "`find` writes `config/app.ini`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
