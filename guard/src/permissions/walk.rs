@@ -134,10 +134,11 @@ impl Skipping {
 }
 
 /// The globs as fnmatch matches a name: a brace stands for itself; one the
-/// matcher cannot read is left out (it matches nothing here).
+/// matcher may read otherwise (a backslash, a `[:class:]`) or cannot read
+/// is left out (it matches nothing here).
 fn fnmatch_set(globs: &[String]) -> GlobSet {
     let mut set = GlobSetBuilder::new();
-    for glob in globs {
+    for glob in globs.iter().filter(|glob| !glob.contains('\\') && !glob.contains("[:")) {
         let literal_braces = glob.replace('{', "[{]").replace('}', "[}]");
         if let Ok(glob) = GlobBuilder::new(&literal_braces).backslash_escape(true).build() {
             set.add(glob);
@@ -280,6 +281,31 @@ mod tests {
         let not_following = Reading::EVERYTHING;
         let tree = super::tree(&root.join("tree"), &mut Budget::new(100), &not_following).unwrap();
         assert!(!tree.entries.iter().any(|path| path.starts_with(root.join("secret"))), "{:?}", tree.entries);
+    }
+
+    #[test]
+    fn grep_leaves_out_only_what_its_globs_certainly_match() {
+        let skips = |dirs: &[&str], files: &[&str], include: &[&str], include_first: bool| {
+            let strings = |list: &[&str]| list.iter().map(|glob| glob.to_string()).collect();
+            Skipping::new(&Skips {
+                dirs: strings(dirs),
+                files: strings(files),
+                include: strings(include),
+                include_first,
+            })
+        };
+        let name = |name: &str| OsStr::new(name).to_os_string();
+        let dirs = skips(&["secr*", "{a,b}", "x\\y", "[[:alpha:]]*"], &[], &[], false);
+        assert!(dirs.skips(&name("secret"), true) && !dirs.skips(&name("secret"), false));
+        // A brace is itself to fnmatch; an escape or a class is not read here, so leaves nothing out.
+        assert!(dirs.skips(&name("{a,b}"), true) && !dirs.skips(&name("a"), true));
+        assert!(!dirs.skips(&name("xy"), true) && !dirs.skips(&name("other"), true));
+        // The last matching of an exclude and an include wins: both matching, the file is read.
+        let files = skips(&[], &["*.key"], &["a.*"], false);
+        assert!(files.skips(&name("b.key"), false) && !files.skips(&name("a.key"), false));
+        assert!(!files.skips(&name("c.rs"), false));
+        // Matching neither, a file is left out when the first of them is an include.
+        assert!(skips(&[], &["*.key"], &["*.rs"], true).skips(&name("notes"), false));
     }
 
     #[test]
