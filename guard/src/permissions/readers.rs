@@ -390,13 +390,24 @@ fn follows_links(program: &str, args: &[&str], flagged: &impl Fn(&str, &[&str]) 
         "ag" => flagged("f", &["--follow"]),
         "ack" => flagged("", &["--follow"]),
         "tar" => super::program_writes::tar_dereferences(args),
-        "zip" => !flagged("y", &["--symlinks"]),
+        "zip" => !zip_stores_links(args),
         "rsync" => flagged("Lk", &["--copy-links", "--copy-unsafe-links", "--copy-dirlinks"]),
         "cp" => destination_options(program, args).is_some_and(|parsed| parsed.has(Name::Short('L'))),
         "diff" => !args.contains(&"--no-dereference"),
         "scp" | "find" => true,
         _ => false,
     }
+}
+
+/// Whether zip stores the links it meets as links: `-y` (among other
+/// letters before one taking the rest of the word as its value, `-Pkey`)
+/// or `--symlinks`.
+fn zip_stores_links(args: &[&str]) -> bool {
+    args.iter().take_while(|arg| **arg != "--").any(|arg| match arg.strip_prefix('-') {
+        Some(long) if long.starts_with('-') => *arg == "--symlinks",
+        Some(letters) => letters.chars().take_while(|letter| !"bntPOsZ".contains(*letter)).any(|letter| letter == 'y'),
+        None => false,
+    })
 }
 
 /// Whether `program`, run on names found when the command runs (by

@@ -543,6 +543,8 @@ fn a_walk_following_links_reads_where_they_lead() {
         ("tar chf x.tar other", "tar"),
         ("tar --dereference -cf x.tar other", "tar"),
         ("zip -r x.zip other", "zip"),
+        // A password's letters are no options.
+        ("zip -r -Pyes x.zip other", "zip"),
         ("rsync -rL other D", "rsync"),
         ("rsync -r --copy-links other D", "rsync"),
         ("rsync -r --copy-unsafe-links other D", "rsync"),
