@@ -11,6 +11,7 @@
 //! may move the line).
 
 use std::collections::VecDeque;
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::bash::{self, Arg, Invocation};
@@ -38,25 +39,26 @@ pub(super) struct WholeRead {
     cwd: PathBuf,
     /// `None`: more than the budget allows, judged from the rules' patterns.
     listing: Option<walk::Tree>,
+    /// The command reads what links under it lead to, which may be
+    /// anywhere (see [`walk::Reading::follows_links`]).
+    follows_links: bool,
 }
 
 impl WholeRead {
     /// What the command reads under `dir` that `rule` covers, as a clause.
     pub(super) fn hit(&self, rule: &PathRule) -> Option<String> {
-        if !rule.may_cover_below(&self.dir) {
+        let below = rule.may_cover_below(&self.dir);
+        if !below && !self.follows_links {
             return None;
         }
         let Some(tree) = &self.listing else {
-            return Some(format!("{}, too much to list, and the rule may cover some of it", self.cause));
+            return below.then(|| format!("{}, too much to list, and the rule may cover some of it", self.cause));
         };
         if rule.matches(&self.dir) {
             return Some(self.cause.clone());
         }
-        if let Some(entry) = tree.entries.iter().find(|entry| rule.matches(entry)) {
-            return Some(format!("{}, {} among it", self.cause, shown(entry, &self.cwd)));
-        }
-        let linked = tree.linked_dirs.iter().find(|dir| rule.may_cover_below(dir))?;
-        Some(format!("{}, through a link to {}", self.cause, linked.display()))
+        let entry = tree.entries.iter().find(|entry| rule.matches(entry))?;
+        Some(format!("{}, {} among it", self.cause, shown(entry, &self.cwd)))
     }
 }
 
@@ -139,11 +141,28 @@ pub(super) struct Finder<'a> {
     /// it has spent (see [`git_alias`]).
     aliases_read: u32,
     git_reads: git_alias::Reads,
-    /// The line's commands not looked at yet that may move its directory
-    /// (see [`Invocation::moves_dir`]), as written: a function's body runs
+    /// The commands not looked at yet that may move the directory (see
+    /// [`Invocation::moves_dir`]), as written: a function's body runs
     /// where the line is when it is called, which one of these may change.
-    moves: VecDeque<String>,
+    /// One script's for the line, and one more for each git alias's
+    /// commands being looked at (they run in a process of their own, so
+    /// theirs move nothing after them, and the line's nothing in them).
+    moves: Vec<Moves>,
     pub(super) files: Files,
+}
+
+/// The commands of one script yet to be looked at: how many, and those
+/// that may move its directory, as written.
+struct Moves {
+    left: usize,
+    queue: VecDeque<String>,
+}
+
+impl Moves {
+    fn of(invocations: &[Invocation]) -> Moves {
+        let queue = invocations.iter().filter(|invocation| invocation.moves_dir).map(written).collect();
+        Moves { left: invocations.len(), queue }
+    }
 }
 
 /// Where a command (`by`, as written) moved the directory: `None` when
@@ -202,14 +221,14 @@ impl<'a> Finder<'a> {
             edits_seen: 0,
             aliases_read: 0,
             git_reads: git_alias::Reads::default(),
-            moves: VecDeque::new(),
+            moves: Vec::new(),
             files: Files::default(),
         }
     }
 
     /// Notes which of the line's commands, looked at in this order, may move its directory.
     pub(super) fn expect_moves(&mut self, invocations: &[Invocation]) {
-        self.moves = invocations.iter().filter(|invocation| invocation.moves_dir).map(written).collect();
+        self.moves = vec![Moves::of(invocations)];
     }
 
     /// The files one command reads and writes; a `cd` moves the commands
@@ -217,15 +236,34 @@ impl<'a> Finder<'a> {
     /// an alias its configuration gives, to be looked at next.
     pub(super) fn invocation(&mut self, invocation: &Invocation) -> Vec<Invocation> {
         let program = invocation.program.as_deref().unwrap_or_default();
-        if invocation.moves_dir {
-            self.moves.pop_front();
+        if invocation.moves_dir
+            && let Some(script) = self.moves.last_mut()
+        {
+            script.queue.pop_front();
         }
         self.enter(&invocation.place);
         self.runs_made_program(invocation);
         self.note_git_configuration_written();
         self.look_at(invocation, program);
         // In the directory it runs in, which looking at it found.
-        if program == "git" { self.git_configured(invocation) } else { Vec::new() }
+        let configured = if program == "git" { self.git_configured(invocation) } else { Vec::new() };
+        self.moves_looked_at(&configured);
+        configured
+    }
+
+    /// Counts a command of the innermost script as looked at; the commands
+    /// git runs in its place (`configured`) are a script of their own, next.
+    /// A script whose commands are all looked at is done, but the line's.
+    fn moves_looked_at(&mut self, configured: &[Invocation]) {
+        if let Some(script) = self.moves.last_mut() {
+            script.left = script.left.saturating_sub(1);
+        }
+        if !configured.is_empty() {
+            self.moves.push(Moves::of(configured));
+        }
+        while self.moves.len() > 1 && self.moves.last().is_some_and(|script| script.left == 0) {
+            self.moves.pop();
+        }
     }
 
     /// A program word naming a file an earlier command of the line wrote or
@@ -337,7 +375,7 @@ impl<'a> Finder<'a> {
         // may move it first; a mapfile callback's, where its run before left it.
         let moved_before_run = match &invocation.function_body {
             Some(first) if invocation.runs_repeatedly => Some(format!("`{first}`")),
-            Some(_) => self.moves.front().cloned(),
+            Some(_) => self.moves.last().and_then(|script| script.queue.front()).cloned(),
             None => None,
         };
         if let Some(by) = moved_before_run {
@@ -383,14 +421,15 @@ impl<'a> Finder<'a> {
         // Whether a directory the program reads whole was named, so it
         // does not read its working directory.
         let mut named_any = false;
+        let keeps_links = links::carries(program, &texts);
         let operands = invocation
             .args
             .iter()
             .enumerate()
             .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.words.contains(at));
         for (at, arg) in operands.take(MAX_OPERANDS) {
-            let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| whole.filter);
-            named_any |= self.operand(program, arg, whole);
+            let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| &whole.reading);
+            named_any |= self.operand(program, arg, whole, keeps_links);
         }
         if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
             match &self.unknown_dir {
@@ -400,12 +439,15 @@ impl<'a> Finder<'a> {
                 None => {
                     let cause =
                         format!("`{program}` reads everything under its working directory {}", self.cwd.display());
-                    self.whole_read(self.cwd.clone(), cause, Some(whole.filter));
+                    self.whole_read(self.cwd.clone(), cause, Some(&whole.reading));
                 }
             }
         }
         if let Some(written) = writers::written(program, &texts) {
             self.writes(program, &invocation.args, &written);
+            if written.work_tree {
+                self.writes_work_tree(invocation);
+            }
         }
         self.note_links(program, invocation, &texts);
         if urls::FETCHERS.contains(&program) {
@@ -470,7 +512,7 @@ impl<'a> Finder<'a> {
     /// program that reads its operands is a file read that cannot be
     /// checked; what a variable the line set to a literal holds is checked
     /// besides, so `f=.env; cat $f` is denied rather than asked about.
-    fn operand(&mut self, program: &str, arg: &Arg, whole: Option<walk::Filter>) -> bool {
+    fn operand(&mut self, program: &str, arg: &Arg, whole: Option<&walk::Reading>, keeps_links: bool) -> bool {
         // A program that only handles names (`echo`, `ls`, `rm`) is checked as reading the paths it is
         // given all the same, but said to name them: `eval "$(echo cat .env)"` reads .env by what
         // echo prints, known only when it runs, not by echo. One reaching all under a directory
@@ -490,11 +532,19 @@ impl<'a> Finder<'a> {
                 continue;
             }
             for path in self.paths(word, &verb, false) {
-                let Ok(path) = path.canonicalize() else { continue };
+                // Through a link an earlier command made (`ln -s secret s; cat s/x`), but one copied or
+                // moved as a link.
+                let made = canonical_prefix(&path);
+                if !(keeps_links && self.links.target_of(&made).is_some()) {
+                    let cause = format!("{verb} {prefix}{}", named(word, &made, &self.cwd));
+                    self.operand_through_links(&made, &cause, whole);
+                }
+                let Some(path) = operand_path(&path, keeps_links) else { continue };
                 named_whole |= whole.is_some();
                 let named = format!("{prefix}{}", named(word, &path, &self.cwd));
-                if let Some(filter) = whole.filter(|_| path.is_dir()) {
-                    self.whole_read(path.clone(), format!("{verb} everything under {named}"), Some(filter));
+                let dir = fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_dir());
+                if let Some(reading) = whole.filter(|_| dir) {
+                    self.whole_read(path.clone(), format!("{verb} everything under {named}"), Some(reading));
                 }
                 self.files.reads.push(Named { path, cause: format!("{verb} {named}") });
             }
@@ -544,11 +594,12 @@ impl<'a> Finder<'a> {
         let repository = reads.repository.as_ref();
         for dir in reads.tracked {
             let cause = format!("{command} reads the files git tracks under {}", shown_dir(&dir, &self.cwd));
-            self.whole_read_by(dir, cause, Pool::GitIndex, |dir, budget| git_index::tracked(repository, dir, budget));
+            let list = |dir: &Path, budget: &mut Budget| git_index::tracked(repository, dir, budget);
+            self.whole_read_by(dir, cause, Pool::GitIndex, false, list);
         }
         for dir in reads.everything {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
-            self.whole_read(dir, cause, Some(walk::Filter::Everything));
+            self.whole_read(dir, cause, Some(&walk::Reading::EVERYTHING));
         }
     }
 
@@ -565,7 +616,8 @@ impl<'a> Finder<'a> {
     }
 
     /// Where git runs a script of its configuration (a `!` alias, a
-    /// pager): the top of the repository it finds, else its directory;
+    /// pager), and the work tree it writes whole (`git reset --hard`): the
+    /// top of the repository it finds, else its directory;
     /// unknown where a variable names either.
     fn git_top(&self, invocation: &Invocation) -> Dir {
         let variable = |name: &str| invocation.assignments.iter().find(|(set, _)| set == name).map(|(_, value)| value);
@@ -743,6 +795,9 @@ impl<'a> Finder<'a> {
             }
             None => {}
         }
+        if written.all_under_cwd {
+            self.writes_under(&verb, &Arg::literal(".", None));
+        }
         if written.unnamed_in_cwd {
             let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_child(&self.cwd));
             if self.unknown_dir.is_some() || self.permissions.rules.iter().any(covered) {
@@ -822,6 +877,22 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// A git command putting back or removing files anywhere in its work
+    /// tree (`git reset --hard`, `git stash`): a write of anything under
+    /// its top, known only when it runs where a variable or an earlier
+    /// `cd` decides where that is.
+    fn writes_work_tree(&mut self, invocation: &Invocation) {
+        match self.git_top(invocation) {
+            Dir { path: Some(top), .. } => {
+                let cause = format!("`git` writes anything under {}", shown_dir(&top.real, &self.cwd));
+                self.files.whole_edits.push(Named { path: top.real, cause });
+            }
+            Dir { path: None, by } => {
+                self.unknown(true, format!("`git` writes anything under its work tree (where {by} leads)"))
+            }
+        }
+    }
+
     /// `git checkout NAME`: git takes NAME for a branch when one is so
     /// named, else for a pathspec. One that exists is a path written under;
     /// one that does not (a file deleted, git puts back) is known only when
@@ -863,6 +934,19 @@ impl<'a> Finder<'a> {
             Some(target) => self.files.reads.push(Named { path: canonical_prefix(&target), cause }),
             None => self.unknown(write, cause),
         }
+    }
+
+    /// An operand at or under a link the line made reads where it leads
+    /// (see [`Finder::through_links`]), a directory there whole for a
+    /// program reading one so (`whole`).
+    fn operand_through_links(&mut self, path: &Path, cause: &str, whole: Option<&walk::Reading>) {
+        let Some(through) = self.links.through(path) else { return };
+        let (target, by) = (through.path.map(|target| canonical_prefix(&target)), through.by.to_string());
+        if let (Some(reading), Some(target)) = (whole, target.filter(|target| target.is_dir())) {
+            let cause = format!("{cause}, through the link {by} made, everything under it");
+            self.whole_read(target, cause, Some(reading));
+        }
+        self.through_links(path, cause, false);
     }
 
     /// Notes the links `program` makes (see [`links`]) where the line's
@@ -1165,26 +1249,32 @@ impl<'a> Finder<'a> {
     }
 
     /// A directory read whole, noted when some Read rule could cover part
-    /// of it: listed within the budget (what the filter lets the program
-    /// read), or judged from the rules' patterns when it has too much in it
-    /// or `filter` is `None` (a glob already ran out).
-    fn whole_read(&mut self, dir: PathBuf, cause: String, filter: Option<walk::Filter>) {
-        let list = |dir: &Path, budget: &mut Budget| filter.and_then(|filter| walk::tree(dir, budget, filter));
-        self.whole_read_by(dir, cause, Pool::Walk, list);
+    /// of it (any, when links it meets are followed): listed within the
+    /// budget (what `reading` lets the program read), or judged from the
+    /// rules' patterns when it has too much in it or `reading` is `None`
+    /// (a glob already ran out).
+    fn whole_read(&mut self, dir: PathBuf, cause: String, reading: Option<&walk::Reading>) {
+        let follows_links = reading.is_some_and(|reading| reading.follows_links);
+        let list = |dir: &Path, budget: &mut Budget| reading.and_then(|reading| walk::tree(dir, budget, reading));
+        self.whole_read_by(dir, cause, Pool::Walk, follows_links, list);
     }
 
     /// A directory read whole as [`Finder::whole_read`] notes it, `list`
     /// listing what the program reads under it within the budget `pool`
-    /// names.
+    /// names. Past the budget, where the links it follows lead is known
+    /// only when it runs.
     fn whole_read_by(
         &mut self,
         dir: PathBuf,
         cause: String,
         pool: Pool,
+        follows_links: bool,
         list: impl FnOnce(&Path, &mut Budget) -> Option<walk::Tree>,
     ) {
         let rules = &self.permissions.rules;
-        if !rules.iter().any(|rule| matches!(&rule.target, Target::Read(r) if r.may_cover_below(&dir))) {
+        let may_read =
+            |rule: &Rule| matches!(&rule.target, Target::Read(r) if follows_links || r.may_cover_below(&dir));
+        if !rules.iter().any(may_read) {
             return;
         }
         let budget = match pool {
@@ -1192,7 +1282,10 @@ impl<'a> Finder<'a> {
             Pool::GitIndex => &mut self.git_budget,
         };
         let listing = list(&dir, budget);
-        self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing });
+        if follows_links && listing.is_none() {
+            self.unknown(false, format!("{cause}, too much to list, through links that may lead anywhere"));
+        }
+        self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing, follows_links });
     }
 }
 
@@ -1208,6 +1301,18 @@ enum Pool {
 /// letters, `-eP`) or `-o physical`.
 fn sets_physical(args: &[Arg]) -> bool {
     args.iter().any(|arg| arg.text == "physical" || (arg.text.starts_with('-') && arg.text.contains('P')))
+}
+
+/// The file an operand `path` names, as the program reaches it: the path
+/// canonical, but for a program copying or moving a link as a link
+/// (`keeps_links`: `cp -P`, `mv`) the link itself, not where it leads;
+/// `None` when nothing is there.
+fn operand_path(path: &Path, keeps_links: bool) -> Option<PathBuf> {
+    let link = fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+    match (keeps_links && link, path.parent(), path.file_name()) {
+        (true, Some(parent), Some(name)) => Some(parent.canonicalize().ok()?.join(name)),
+        _ => path.canonicalize().ok(),
+    }
 }
 
 /// Whether `path` leads through another process's `/proc/N/cwd` or `root`.

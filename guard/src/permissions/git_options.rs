@@ -25,11 +25,41 @@ pub(crate) const RESTORE: Spec = Spec {
 pub(crate) const CHECKOUT: Spec = Spec {
     short_values: "bB",
     long: &[
+        long("force", "f", false, Some('f')),
         long("orphan", "or", true, None),
         long("pathspec-from-file", "pathspec-fr", true, None),
         long("conflict", "c", true, None),
     ],
 };
+
+/// `--hard`, `--merge` and `--keep` write the work tree; the others leave it.
+pub(crate) const RESET: Spec = Spec {
+    short_values: "",
+    long: &[
+        long("hard", "h", false, None),
+        long("merge", "me", false, None),
+        long("keep", "k", false, None),
+        long("mixed", "mi", false, None),
+        long("soft", "s", false, None),
+        long("pathspec-from-file", "pathspec-fr", true, None),
+    ],
+};
+
+/// `--force` has no prefix of its own: `--force-create` begins with it.
+pub(crate) const SWITCH: Spec = Spec {
+    short_values: "cC",
+    long: &[
+        long("discard-changes", "di", false, Some('f')),
+        long("force", "force", false, Some('f')),
+        long("create", "cr", true, Some('c')),
+        long("force-create", "force-", true, Some('C')),
+        long("orphan", "or", true, None),
+        long("conflict", "co", true, None),
+    ],
+};
+
+pub(crate) const CLEAN: Spec =
+    Spec { short_values: "e", long: &[long("dry-run", "d", false, Some('n')), long("exclude", "e", true, Some('e'))] };
 
 pub(crate) const APPLY: Spec = Spec {
     short_values: "pC",

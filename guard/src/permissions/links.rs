@@ -95,8 +95,8 @@ pub(super) fn making(program: &str, args: &[&str]) -> Option<RelativeTo> {
 }
 
 /// Whether `program` given `args` copies a link as a link, leading where
-/// it did: `mv`, and GNU cp with `-P`, `-d`, or `-a`/`-r` without `-L`
-/// (`cp` alone copies what it leads to).
+/// it did: `mv`, and GNU cp with `-P`, `-d`, or `-a`/`-r` without `-L` or
+/// `-H` (`cp` alone copies what it leads to, `-H` what an operand does).
 pub(super) fn carries(program: &str, args: &[&str]) -> bool {
     if program == "mv" {
         return true;
@@ -105,7 +105,7 @@ pub(super) fn carries(program: &str, args: &[&str]) -> bool {
         return false;
     };
     let has = |letters: &str| letters.chars().any(|letter| parsed.has(Name::Short(letter)));
-    has("Pd") || (has("arR") && !has("L"))
+    has("Pd") || (has("arR") && !has("LH"))
 }
 
 /// See [`making`].

@@ -36,8 +36,10 @@
 //!   `grep -r`, rg, tar, `cp -r`, `find -exec cat`…) counts as reading
 //!   everything under it (for rg and ag, what they read by default: not
 //!   hidden, not gitignored; for none, inside `.git`): listed within a
-//!   budget of entries (`walk.rs`), and
-//!   past it judged from the rules' patterns (`PathRule::may_cover_below`);
+//!   budget of entries (`walk.rs`), through the links it meets where the
+//!   program follows them (`grep -R`, `cp -L`, `tar -h`, `zip -r`), and
+//!   past it judged from the rules' patterns (`PathRule::may_cover_below`;
+//!   where it follows links, which may lead anywhere, an ask);
 //! - a program word that is not a literal (`$x`, `$(…)`) or is a glob
 //!   (`/bin/r?`) cannot be matched by Bash rules: where any exist, the
 //!   command is an ask;

@@ -5,7 +5,10 @@
 //! directory without one), the files vim, vi and ex edit, the files `patch` and `git apply`
 //! change (named inside the patch: known only when they run, unless
 //! `patch` is given the file), what `git checkout … -- PATH` and `git
-//! restore PATH` put back (anything under each pathspec), and what `tar` extracts: everything under its
+//! restore PATH` put back (anything under each pathspec), what `git
+//! reset --hard`, `checkout -f`, `switch -f` and `stash` put back
+//! (anything under the work tree) and `git clean` removes, the files find's
+//! `-fprint` (`-fprint0`, `-fprintf`, `-fls`) writes, and what `tar` extracts: everything under its
 //! `-C`/`--directory`, or in its working directory, each file named only
 //! inside the archive (anywhere with `-P`), and `unzip`'s alike (`-d`); what awk's program prints to a file, and its
 //! operands with gawk's `-i inplace`. Their options are read as getopt
@@ -14,7 +17,7 @@
 
 use super::awk::{awk_programs, in_place};
 use super::getopt::{Given, Name, Parsed, Spec, long};
-use super::git_options::{APPLY, CHECKOUT, RESTORE};
+use super::git_options::{APPLY, CHECKOUT, CLEAN, RESET, RESTORE, SWITCH};
 use super::writers::{Part, Written};
 
 const SORT: Spec = Spec {
@@ -81,6 +84,7 @@ const TAR: Spec = Spec {
         long("files-from", "files", true, Some('T')),
         long("exclude-from", "exclude-f", true, Some('X')),
         long("exclude", "exclude", true, None),
+        long("dereference", "der", false, Some('h')),
     ],
 };
 
@@ -99,6 +103,7 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "tar" => extracted(args),
         "unzip" => unzipped(args),
         "git" => git_written(args),
+        "find" => find_written(args),
         "awk" | "gawk" | "mawk" | "nawk" => awk_written(args),
         "curl" | "wget" | "wget2" => super::urls::saved(program, args),
         _ => None,
@@ -258,6 +263,24 @@ fn patched(args: &[&str]) -> Written {
     Written { targets, unknown, ..Written::default() }
 }
 
+/// The files find's `-fprint`, `-fprint0`, `-fprintf` and `-fls` write
+/// the names it finds to (a word after `-exec … ;` is its command's).
+fn find_written(args: &[&str]) -> Option<Written> {
+    let mut targets = Vec::new();
+    let mut at = 0;
+    while let Some(arg) = args.get(at) {
+        at += 1;
+        match *arg {
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                at += args[at..].iter().position(|word| matches!(*word, ";" | "+")).map_or(args.len(), |end| end + 1);
+            }
+            "-fprint" | "-fprint0" | "-fprintf" | "-fls" if at < args.len() => targets.push(Part { word: at, from: 0 }),
+            _ => {}
+        }
+    }
+    (!targets.is_empty()).then_some(Written { targets, ..Written::default() })
+}
+
 /// What `tar` extracts (`x`, `--extract`, `--get`; not to its output):
 /// everything under each `-C` directory, else under its working directory.
 fn extracted(args: &[&str]) -> Option<Written> {
@@ -294,6 +317,11 @@ fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
     (letters, old_style)
 }
 
+/// Whether tar archives what the links it meets lead to (`-h`, `--dereference`).
+pub(crate) fn tar_dereferences(args: &[&str]) -> bool {
+    tar_options(args).1.has(Name::Short('h'))
+}
+
 /// The option of tar's that has it run a command: `--to-command`,
 /// `--checkpoint-action=exec=…`, `-I`/`--use-compress-program`,
 /// `-F`/`--info-script`/`--new-volume-script`.
@@ -322,9 +350,34 @@ fn unzipped(args: &[&str]) -> Option<Written> {
     Some(Written { under: Some(parsed.values(Name::Short('d'))), ..Written::default() })
 }
 
+/// Whether `git SUBCOMMAND ARGS…` puts back or removes files anywhere in
+/// its work tree, whatever its operands: `reset --hard` (`--merge`,
+/// `--keep`), `checkout -f` switching (or staying on) a branch, `switch
+/// -f`/`--discard-changes`, and `stash` but for the subcommands that leave
+/// the work tree (`list`, `show`, `drop`, `clear`, `create`, `store`):
+/// `git stash` (`push`, `save`, `-q`…) puts back what was changed, `pop`
+/// and `apply` write it again.
+fn puts_back_work_tree(subcommand: &str, rest: &[&str]) -> bool {
+    match subcommand {
+        "reset" => {
+            let parsed = RESET.parse(rest);
+            ["hard", "merge", "keep"].iter().any(|&name| parsed.has(Name::Long(name)))
+        }
+        // With `--` or a path, `checkout -f` writes only its pathspecs (see `git_written`).
+        "checkout" => {
+            let parsed = CHECKOUT.parse(rest);
+            parsed.has(Name::Short('f')) && !rest.contains(&"--") && parsed.operands.len() <= 1
+        }
+        "switch" => SWITCH.parse(rest).has(Name::Short('f')),
+        "stash" => !matches!(rest.first(), Some(&("list" | "show" | "drop" | "clear" | "create" | "store"))),
+        _ => false,
+    }
+}
+
 /// What a git subcommand writes in the working tree: `checkout` and
 /// `restore` the paths they put back, `apply` the files its patch names
-/// (unless it only reports, or changes the index alone).
+/// (unless it only reports, or changes the index alone), `clean` what it
+/// removes, and what [`puts_back_work_tree`] says writes all of it.
 fn git_written(args: &[&str]) -> Option<Written> {
     // Past global options moving where git works (`-C`, `--work-tree`, `--git-dir`) its paths are
     // not followed; `-c` takes the next word.
@@ -342,15 +395,31 @@ fn git_written(args: &[&str]) -> Option<Written> {
     }
     args.get(at)?;
     let rest = &args[at + 1..];
+    if puts_back_work_tree(args[at], rest) {
+        return Some(Written { work_tree: true, ..Written::default() });
+    }
     // Their long options may be cut short (`--pathspec-fr`, `--st`: see `git_options`).
     let parsed = match args[at] {
         "checkout" => CHECKOUT.parse(rest),
         "restore" => RESTORE.parse(rest),
         "apply" => APPLY.parse(rest),
+        "clean" => CLEAN.parse(rest),
         _ => return None,
     };
     if parsed.has(Name::Long("pathspec-from-file")) {
         return Some(Written { unknown: Some("the paths its pathspec file names".into()), ..Written::default() });
+    }
+    // `git clean` removes untracked files under its pathspecs, else its directory; `-n` only lists them.
+    if args[at] == "clean" {
+        if parsed.has(Name::Short('n')) {
+            return None;
+        }
+        if moved {
+            return Some(Written { unknown: Some("the files it cleans elsewhere".into()), ..Written::default() });
+        }
+        let under: Vec<Part> = parsed.operands.into_iter().map(|word| Part { word: at + 1 + word, from: 0 }).collect();
+        let all_under_cwd = under.is_empty();
+        return Some(Written { under: (!all_under_cwd).then_some(under), all_under_cwd, ..Written::default() });
     }
     let mut branch_or_path = None;
     let paths: Vec<usize> = match args[at] {
@@ -461,6 +530,10 @@ mod tests {
         assert_eq!(of("git", "-C sub checkout -- a"), Some((vec![], None, true)));
         assert_eq!(of("git", "-c a.b=c checkout -- a"), Some((vec![], Some(vec![4]), false)));
         assert_eq!(of("git", "status"), None);
+        assert_eq!(of("find", ". -name *.rs -fprint out"), Some((vec![(4, 0)], None, false)));
+        assert_eq!(of("find", ". -fprintf out %p -fls l"), Some((vec![(2, 0), (5, 0)], None, false)));
+        assert_eq!(of("find", ". -exec echo -fprint x ; -print"), None);
+        assert_eq!(of("find", ". -name x"), None);
         assert_eq!(of("awk", "BEGIN{print\"x\">\"f\"}"), Some((vec![], None, true)));
         assert_eq!(of("awk", "$1>2{print;next} a"), None);
         assert_eq!(of("awk", "-f prog.awk a"), None);

@@ -13,7 +13,8 @@
 //!   that may read (anything but a few that only handle names or metadata,
 //!   like rm or chmod), for each start point (`.` when none is given).
 //!
-//! Listing programs (ls -R, du, tree) read names, not contents: Read rules
+//! Each reads what the links it meets lead to where it follows them
+//! ([`follows_links`]). Listing programs (ls -R, du, tree) read names, not contents: Read rules
 //! guard contents, so they are not here.
 
 /// The arguments (indexes into the words after the program) that the
@@ -23,12 +24,14 @@
 pub(crate) struct Whole {
     pub(crate) args: Vec<usize>,
     pub(crate) default_cwd: bool,
-    /// Which files under a directory it reads.
-    pub(crate) filter: Filter,
+    /// Which files under a directory it reads, and whether through the
+    /// links it meets.
+    pub(crate) reading: Reading,
 }
 
-use super::walk::Filter;
-use super::writers::written;
+use super::getopt::Name;
+use super::walk::{Filter, Reading, Skips};
+use super::writers::{destination_options, written};
 
 /// Programs `find -exec` or xargs may run that handle names or metadata,
 /// never what a file holds.
@@ -227,9 +230,26 @@ pub(crate) fn reads_operands(program: &str) -> bool {
 
 /// Which of `args` a reader (see [`reads_operands`]) takes as option
 /// values and, for grep, sed and the like, its pattern or script: the
-/// first operand, unless an option gave it. Empty for other programs.
+/// first operand, unless an option gave it. For find, its expression but
+/// a `-files0-from` file (a test's pattern, `-newer`'s file whose times it
+/// reads, what `-exec` runs, checked as a command of its own); for `ln
+/// -s`, each link's text (a later read through the link reads where it
+/// leads). Empty for other programs.
 pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
     let mut out = NotOperands::default();
+    match program {
+        "find" => {
+            let values = args.windows(2).enumerate().filter(|(_, pair)| pair[0] == "-files0-from");
+            let names_file: Vec<usize> = values.map(|(at, _)| at + 1).collect();
+            out.words = (find_starts(args).end..args.len()).filter(|at| !names_file.contains(at)).collect();
+            return out;
+        }
+        "ln" => {
+            out.words = link_texts(args);
+            return out;
+        }
+        _ => {}
+    }
     let Some(reader) = READERS.iter().find(|reader| reader.program == program) else { return out };
     let mut pattern_given = false;
     let mut first_operand = None;
@@ -301,6 +321,8 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
                 && arg.contains(['u', if program == "ag" { 'U' } else { 'u' }]))
     });
     let mut filter = Filter::Everything;
+    let follows_links = follows_links(program, args, &flagged);
+    let skips = if matches!(program, "grep" | "egrep" | "fgrep") { grep_skips(args) } else { Skips::NONE };
     let (args, default_cwd) = match program {
         "grep" | "egrep" | "fgrep" if flagged("rR", &["--recursive", "--dereference-recursive"]) => (operands(), true),
         "rg" | "ag" => {
@@ -313,15 +335,79 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
         "tar" | "zip" => (operands(), false),
         "rsync" => (all_but_last(), false),
         "cp" | "scp" if flagged("rRa", &["--recursive", "--archive"]) => (all_but_last(), false),
-        // Moving or linking a directory puts everything under it where a later command of the
-        // line reads it by another name (`mv secret s2 && cat s2/key`, `ln -s secret l && cat
-        // l/key`): it reaches them as a recursive copy does. A lone `ln TARGET` links it here.
+        // Moving or hard linking puts everything under it where a later command of the line reads it
+        // by another name (`mv secret s2 && cat s2/key`): it reaches them as a recursive copy does. A
+        // lone `ln TARGET` links it here. A symbolic link leads back, followed where it is read.
+        "ln" if !link_texts(args).is_empty() => return None,
         "mv" | "ln" => (written(program, args).map_or_else(operands, |written| written.sources), false),
         "diff" if flagged("r", &["--recursive"]) => (operands(), false),
         "find" => return find(args),
         _ => return None,
     };
-    Some(Whole { args, default_cwd, filter })
+    Some(Whole { args, default_cwd, reading: Reading { filter, follows_links, skips } })
+}
+
+/// The globs grep's `--exclude-dir`, `--exclude` and `--include` give
+/// (`--exclude-dir=G` or `--exclude-dir G`, up to `--`), whose names it
+/// leaves out as it walks (see [`Skips`]).
+fn grep_skips(args: &[&str]) -> Skips {
+    let mut skips = Skips::NONE;
+    let mut first = None;
+    let mut at = 0;
+    while let Some(&arg) = args.get(at).filter(|&&arg| arg != "--") {
+        at += 1;
+        let Some((name, value)) = arg.strip_prefix("--").map(|long| match long.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (long, None),
+        }) else {
+            continue;
+        };
+        let list = match name {
+            "exclude-dir" => &mut skips.dirs,
+            "exclude" => &mut skips.files,
+            "include" => &mut skips.include,
+            _ => continue,
+        };
+        let value = value.or_else(|| args.get(at).copied().inspect(|_| at += 1));
+        first.get_or_insert(name);
+        list.extend(value.map(str::to_string));
+    }
+    skips.include_first = first == Some("include");
+    skips
+}
+
+/// Whether `program` given `args` reads what the links it meets walking a
+/// directory lead to (`flagged`: whether a short option among those
+/// letters or a long one listed is given): grep with `-R`, rg with `-L`,
+/// ag with `-f`, ack with `--follow`, tar with `-h`, zip unless `-y`,
+/// rsync with `-L`, `-k` or `--copy-unsafe-links`, cp with `-L`, scp
+/// always, diff unless `--no-dereference`, and the program find runs,
+/// given each link's name.
+fn follows_links(program: &str, args: &[&str], flagged: &impl Fn(&str, &[&str]) -> bool) -> bool {
+    match program {
+        "grep" | "egrep" | "fgrep" => flagged("R", &["--dereference-recursive"]),
+        "rg" => flagged("L", &["--follow"]),
+        "ag" => flagged("f", &["--follow"]),
+        "ack" => flagged("", &["--follow"]),
+        "tar" => super::program_writes::tar_dereferences(args),
+        "zip" => !zip_stores_links(args),
+        "rsync" => flagged("Lk", &["--copy-links", "--copy-unsafe-links", "--copy-dirlinks"]),
+        "cp" => destination_options(program, args).is_some_and(|parsed| parsed.has(Name::Short('L'))),
+        "diff" => !args.contains(&"--no-dereference"),
+        "scp" | "find" => true,
+        _ => false,
+    }
+}
+
+/// Whether zip stores the links it meets as links: `-y` (among other
+/// letters before one taking the rest of the word as its value, `-Pkey`)
+/// or `--symlinks`.
+fn zip_stores_links(args: &[&str]) -> bool {
+    args.iter().take_while(|arg| **arg != "--").any(|arg| match arg.strip_prefix('-') {
+        Some(long) if long.starts_with('-') => *arg == "--symlinks",
+        Some(letters) => letters.chars().take_while(|letter| !"bntPOsZ".contains(*letter)).any(|letter| letter == 'y'),
+        None => false,
+    })
 }
 
 /// Whether `program`, run on names found when the command runs (by
@@ -338,9 +424,32 @@ fn find(args: &[&str]) -> Option<Whole> {
     if !reads {
         return None;
     }
+    let reading = Reading { filter: Filter::Everything, follows_links: true, skips: Skips::NONE };
+    Some(Whole { args: find_starts(args).collect(), default_cwd: true, reading })
+}
+
+/// Where find's start points are among its `args`: past `-H`, `-L`,
+/// `-P`, up to its expression.
+fn find_starts(args: &[&str]) -> std::ops::Range<usize> {
     let options = args.iter().take_while(|arg| matches!(**arg, "-H" | "-L" | "-P")).count();
     let starts = args[options..].iter().take_while(|arg| !arg.starts_with(['-', '(', '!', ')'])).count();
-    Some(Whole { args: (options..options + starts).collect(), default_cwd: true, filter: Filter::Everything })
+    options..options + starts
+}
+
+/// The words `ln -s` (`--symbolic`) stores as its links' texts: every
+/// operand with `-t DIR`, else all but the last (the link), or the one
+/// operand (a link of its name here). None for a hard link, which is the
+/// file itself by another name.
+fn link_texts(args: &[&str]) -> Vec<usize> {
+    let Some(parsed) = destination_options("ln", args).filter(|parsed| parsed.has(Name::Short('s'))) else {
+        return Vec::new();
+    };
+    let into_directory = parsed.has(Name::Short('t'));
+    let mut operands = parsed.operands;
+    if !into_directory && operands.len() > 1 {
+        operands.pop();
+    }
+    operands
 }
 
 #[cfg(test)]
@@ -361,7 +470,7 @@ mod tests {
 
     #[test]
     fn rg_and_ag_skip_ignored_files_unless_told_not_to() {
-        let filter = |line: &str| whole_of(line).unwrap().filter;
+        let filter = |line: &str| whole_of(line).unwrap().reading.filter;
         assert_eq!(filter("rg x"), Filter::Ignores);
         assert_eq!(filter("ag -i x src"), Filter::Ignores);
         for line in ["rg -uu x", "rg --hidden x", "rg --no-ignore-vcs x", "ag -U x", "ack x", "grep -r x"] {

@@ -515,6 +515,146 @@ fn recursive_readers_are_checked_as_reading_everything_under_a_directory() {
     }
 }
 
+/// A project denying `Read(./secret/**)`, with `other/link_rel -> ../secret/x` and `other/dir_link ->
+/// ../secret/sub` beside a plain file.
+fn links_into_secret() -> (Setup, Permissions, PathBuf) {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./secret/**)"]}"#));
+    for name in ["secret/x", "secret/sub/y", "other/plain", "src/a.rs"] {
+        s.file(name);
+    }
+    std::os::unix::fs::symlink("../secret/x", s.root.join("other/link_rel")).unwrap();
+    std::os::unix::fs::symlink("../secret/sub", s.root.join("other/dir_link")).unwrap();
+    let p = s.load();
+    let file = s.project_file();
+    (s, p, file)
+}
+
+#[test]
+fn a_walk_following_links_reads_where_they_lead() {
+    let (s, p, file) = links_into_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    // QA: each copied or printed secret/x through the link.
+    for (command, program) in [
+        ("cp -R -L other D", "cp"),
+        ("cp -rL other D", "cp"),
+        ("cp -r --dereference other D", "cp"),
+        ("tar -chf x.tar other", "tar"),
+        ("tar chf x.tar other", "tar"),
+        ("tar --dereference -cf x.tar other", "tar"),
+        ("zip -r x.zip other", "zip"),
+        // A password's letters are no options.
+        ("zip -r -Pyes x.zip other", "zip"),
+        ("rsync -rL other D", "rsync"),
+        ("rsync -r --copy-links other D", "rsync"),
+        ("rsync -r --copy-unsafe-links other D", "rsync"),
+        ("grep -R foo other", "grep"),
+        ("rg -L foo other", "rg"),
+        ("scp -r other host:d", "scp"),
+        ("diff -r other src", "diff"),
+        ("find other -exec cat {} +", "find"),
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        let part = format!("`{program}` reads everything under `other`, secret/x among it");
+        let through_dir = format!("`{program}` reads everything under `other`, secret/sub/y among it");
+        assert!(
+            verdict == because(secret.clone(), &part) || verdict == because(secret.clone(), &through_dir),
+            "{command}: {verdict:?}"
+        );
+    }
+    // A directory a link leads to is read as the program reads it.
+    fs::remove_file(s.root.join("other/link_rel")).unwrap();
+    assert_eq!(
+        p.check_shell("cd other && grep -R foo", &s.root),
+        because(
+            secret.clone(),
+            &format!(
+                "`grep` reads everything under its working directory {}, {} among it",
+                s.root.join("other").display(),
+                s.root.join("secret/sub/y").display()
+            )
+        )
+    );
+    // Copying or archiving links as links, or skipping them, reads nothing they lead to.
+    for command in [
+        "cp -r other D",
+        "cp -a other D",
+        "cp -rP other D",
+        "tar -cf x.tar other",
+        "zip -ry x.zip other",
+        "zip -r --symlinks x.zip other",
+        "rsync -a other D",
+        "rsync -r other D",
+        "grep -r foo other",
+        "rg foo other",
+        "diff -r --no-dereference other src",
+        "find other -name '*.rs'",
+        "cp -rL src D",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Past the walk's budget, where the links lead is known only when it runs: asked about.
+    let (words, rest) = (walk::MAX_ENTRIES / 1024, walk::MAX_ENTRIES % 1024);
+    let spend = format!("echo{} src/{{1..{rest}}}", " src/{1..1024}".repeat(words));
+    assert_eq!(
+        p.check_shell(&format!("{spend}; cp -rL other D"), &s.root),
+        unknown_file(
+            "Read(./secret/**)",
+            &file,
+            "`cp` reads everything under `other`, too much to list, through links that may lead anywhere"
+        )
+    );
+    assert_eq!(p.check_shell(&format!("{spend}; cp -r other D"), &s.root), Verdict::Allow);
+}
+
+#[test]
+fn names_links_and_excluded_directories_are_not_reads_of_what_a_rule_covers() {
+    let (s, p, file) = links_into_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    // QA: each was denied, reading nothing under secret/: find lists names and reads a `-path`,
+    // `-name` or `-newer` word as a pattern or a file's times; grep leaves out what it excludes;
+    // cp -P, cp -a and mv copy or move a link as a link, and ln -s stores a link's text.
+    for command in [
+        "find . -name '*.rs'",
+        "find . -path ./secret -prune -o -print",
+        "find . -newer secret/x",
+        "grep -r foo . --exclude-dir=secret",
+        "grep -r --exclude-dir secret foo .",
+        "grep -rn --exclude-dir='secr*' foo",
+        "grep -r --include='*.rs' foo .",
+        "grep -r --exclude=x --exclude-dir=sub foo secret",
+        "cp -P other/link_rel D",
+        "cp -a other/link_rel D",
+        "mv other/link_rel D",
+        "ln -sf secret/x name",
+        "ln -s -t other ../secret/x",
+        "ln -s secret sl; cp -r sl D",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Where the reading is real, it is still denied.
+    for (command, part) in [
+        ("grep -r foo . --exclude-dir=other", "`grep` reads everything under `.`, secret/x among it"),
+        // A brace in grep's glob is itself, as fnmatch reads it; a glob matching the file and an
+        // include both matching it leave it in.
+        ("grep -r foo . --exclude-dir='{secret,x}'", "`grep` reads everything under `.`, secret/x among it"),
+        ("grep -r --exclude=x --include=x foo secret", "`grep` reads everything under `secret`, secret/x among it"),
+        ("grep -R foo . --exclude-dir=secret", "`grep` reads everything under `.`, secret/x among it"),
+        ("find . -files0-from secret/x", "`find` reads `secret/x`"),
+        ("find . -exec cat secret/x \\;", "`cat` reads `secret/x`"),
+        ("cp other/link_rel D", "`cp` reads `other/link_rel`"),
+        ("cp -rH other/link_rel D", "`cp` reads `other/link_rel`"),
+        ("ln secret/x hard", "`ln` reads `secret/x`"),
+        ("ln -s secret/x name; cat name", "`cat` reads `name`, through the link `ln -s secret/x name` made"),
+        (
+            "ln -s secret sl && grep -r foo sl",
+            "`grep` reads `sl`, through the link `ln -s secret sl` made, everything under it, secret/x among it",
+        ),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+}
+
 #[test]
 fn rg_and_ag_skip_hidden_and_gitignored_files_as_they_do() {
     let (s, p, file) = qa();
@@ -592,10 +732,8 @@ fn brace_words_are_charged_to_the_walk_budget() {
     let (s, p, file) = qa();
     // 4096 words of 1024 names each: past the budget a word names everything under `qa`.
     let command = format!("cat{}", " qa/{1..1024}".repeat(4096));
-    let started = std::time::Instant::now();
     let verdict = p.check_shell(&command, &s.root);
-    // Looking up every word took 47 s; the budget stops it at 100,000 lookups.
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    // Looking up every word took 47 s; the budget stops it at 100,000 lookups, and says so.
     assert_eq!(
         verdict,
         because(
@@ -950,6 +1088,9 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
         ("ex -s -c wq config/app.ini", "`ex` writes `config/app.ini`"),
         ("gawk --include inplace '{print}' config/app.ini", "`gawk` writes `config/app.ini`"),
         ("gawk --i=inplace '{print}' config/app.ini", "`gawk` writes `config/app.ini`"),
+        // QA: find wrote the names it found over config/app.ini.
+        ("find . -name '*.txt' -fprint config/app.ini", "`find` writes `config/app.ini`"),
+        ("find . -fprintf config/app.ini %p", "`find` writes `config/app.ini`"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
@@ -1002,6 +1143,80 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
         "cd src; tar xf /tmp/evil.tar",
         "awk '$1 > 2 || /x/ { print $1 }' a.txt",
         "awk '{print \"a>b\"}' a.txt",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn git_putting_back_or_removing_files_anywhere_in_its_work_tree_writes_under_its_top() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    for name in ["config/x.json", "src/a.rs"] {
+        s.file(name);
+    }
+    git(&s.root, &["init", "-q"]);
+    let p = s.load();
+    let rule = "Edit(./config/**)";
+    let file = s.project_file();
+    let at_top = format!("`git` writes anything under its working directory {}", s.root.display());
+    // QA: each put back or removed config/x.json (dirty, stashed or untracked) under the deny rule.
+    for command in [
+        "git reset --hard",
+        "git reset --har HEAD~1",
+        "git reset --merge ORIG_HEAD",
+        "git reset -q --keep HEAD",
+        "git checkout -f",
+        "git checkout --force main",
+        "git checkout -qf main",
+        "git switch --discard-changes main",
+        "git switch --di main",
+        "git switch -f main",
+        "git stash",
+        "git stash -q",
+        "git stash push -u",
+        "git stash save wip",
+        "git stash pop",
+        "git stash apply stash@{1}",
+        "git stash branch b",
+        "git -c user.name=x stash",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &at_top), "{command}");
+    }
+    // From a subdirectory, the top is still written; `-C` moves git there first.
+    let top = format!("`git` writes anything under `{}`", s.root.display());
+    assert_eq!(p.check_shell("cd src && git reset --hard", &s.root), because(deny(rule, &file), &top));
+    assert_eq!(p.check_shell("git -C src stash", &s.root), because(deny(rule, &file), &at_top));
+    // Where the work tree is known only when it runs, it cannot be checked.
+    assert_eq!(
+        p.check_shell("git -C \"$d\" reset --hard", &s.root),
+        unknown_file(rule, &file, "`git` writes anything under its work tree (where `$d` leads)")
+    );
+    // `git clean` removes untracked files under its pathspecs, else its directory.
+    for (command, part) in [
+        ("git clean -fd", format!("`git` writes anything under its working directory {}", s.root.display())),
+        ("git clean -f -e '*.o' config", "`git` writes anything under `config`".to_string()),
+        ("git clean -fdx -- config", "`git` writes anything under `config`".to_string()),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    // Read-only git, a stash not touching the work tree, and what leaves config/ alone run.
+    for command in [
+        "git status",
+        "git log --oneline",
+        "git diff",
+        "git show HEAD",
+        "git stash list",
+        "git stash show -p",
+        "git stash drop",
+        "git reset",
+        "git reset --soft HEAD~1",
+        "git reset -- config/x.json",
+        "git clean -n",
+        "git clean --dry-run -d",
+        "git clean -f src",
+        "cd src && git clean -fd",
+        "git checkout -f -- src",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -1419,12 +1634,9 @@ fn a_variable_script_that_multiplies_is_answered_at_once_and_its_program_is_unkn
         line += &format!("v{level}='{}'; ", vec![format!("$v{}", level - 1); 6].join(";"));
     }
     line += "$v8";
-    let started = std::time::Instant::now();
     let verdict = p.check_shell(&line, &s.root);
-    // A bound against the minutes 6^8 commands would take, loose enough for a loaded machine
-    // (the check takes well under a second).
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "took {:?}", started.elapsed());
-    // The first script past the budget is a `$vN` deep in the expansion.
+    // 6^8 commands would take minutes: the first script past the budget is a `$vN` deep in the
+    // expansion, known only when it runs.
     assert!(
         matches!(&verdict, Verdict::Ask { rule, file: f, cause: Some(Cause::UnknownProgram(word)) }
             if rule == "Bash(rm:*)" && *f == file && word.starts_with("$v")),
@@ -1437,9 +1649,9 @@ fn thousands_of_cds_are_answered_at_once() {
     let (s, p, _) = qa();
     let started = std::time::Instant::now();
     let _ = p.check_shell(&"cd qa; ".repeat(2000), &s.root);
-    // A bound against a cost growing with the square of the line, loose enough for a loaded
-    // machine (the check takes a fraction of a second).
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "took {:?}", started.elapsed());
+    // A bound against a cost growing with the square of the line, which no counter shows: loose
+    // enough for a loaded machine (the check takes a fraction of a second).
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "took {:?}", started.elapsed());
 }
 
 #[test]
@@ -1894,6 +2106,29 @@ fn a_functions_body_is_checked_as_commands_run_when_it_is_called() {
 }
 
 #[test]
+fn a_cd_in_the_commands_a_git_alias_runs_moves_neither_the_line_nor_its_functions() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    // A `!` alias runs in a shell of its own: its `cd` is none of the line's.
+    git(&s.root, &["config", "alias.up", "!cd /tmp && true"]);
+    let secret = "Read(./qa/secret/**)";
+    let part = "`cat` reads `plan.txt` after `cd qa/secret`";
+    // The body runs after `cd qa/secret`, which the alias's own `cd` must not stand in for.
+    for command in ["git up; g() { cat plan.txt; }; cd qa/secret; g", "g() { cat plan.txt; }; git up; cd qa/secret; g"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(secret, &file, part), "{command}");
+    }
+    // Nor does the alias move a command after it.
+    assert_eq!(
+        p.check_shell("git up; cat qa/secret/plan.txt", &s.root),
+        because(deny(secret, &file), "`cat` reads `qa/secret/plan.txt`")
+    );
+    // A function the alias defines runs where its own commands leave it.
+    git(&s.root, &["config", "alias.in", "!g() { cat plan.txt; }; cd qa/secret; g"]);
+    assert_eq!(p.check_shell("git in", &s.root), unknown_file(secret, &file, part));
+}
+
+#[test]
 fn a_functions_body_is_checked_only_where_it_may_be_called() {
     let (s, p, file) = qa();
     // QA (bash 5.2): defining `clean` removed nothing; calling it did.
@@ -2094,10 +2329,13 @@ fn moving_or_linking_a_directory_reaches_everything_under_it() {
             "mv qa /tmp/moved; cat /tmp/moved/secret/plan.txt",
             "`mv` reads everything under `qa`, qa/secret/plan.txt among it",
         ),
+        // A symbolic link is followed where it is read through.
         (
             "ln -s qa/secret sl && cat sl/plan.txt",
-            "`ln` reads everything under `qa/secret`, qa/secret/plan.txt among it",
+            "`cat` reads `sl/plan.txt`, through the link `ln -s qa/secret sl` made",
         ),
+        // A hard link is the file by another name.
+        ("ln qa/secret/plan.txt p && cat p", "`ln` reads `qa/secret/plan.txt`"),
         ("mv -t /tmp/out src qa", "`mv` reads everything under `qa`, qa/secret/plan.txt among it"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
@@ -2196,7 +2434,7 @@ fn a_parent_after_a_symbolic_link_climbs_from_where_it_leads() {
         ("cat d?cs/../plan.txt", "`cat` reads `d?cs/../plan.txt`, which matches qa/secret/plan.txt"),
         ("cat docs/../pl*", "`cat` reads `docs/../pl*`, which matches qa/secret/plan.txt"),
         ("cd -P docs/.. && cat plan.txt", "`cat` reads `plan.txt`"),
-        ("grep -r x docs/..", "`grep` reads everything under `docs/..`, qa/secret/sub among it"),
+        ("grep -r x docs/..", "`grep` reads everything under `docs/..`, qa/secret/plan.txt among it"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
     }
@@ -2546,21 +2784,20 @@ fn a_value_arithmetic_evaluates_may_run_its_subscript_so_it_must_be_a_known_numb
         let sum = vec![format!("v{}", level + 1); 40].join("+");
         line.push_str(&format!("; v{level}='{sum}'"));
     }
+    // Were a value read again wherever a name is, that would be 40^8 reads: no counter shows it, so
+    // a bound loose enough for a loaded machine.
     let started = std::time::Instant::now();
     assert_eq!(p.check_shell(&format!("{line}; ((v0))"), &s.root), Verdict::Allow);
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
-    // Subscripts nested past what is followed are unknown, read in time and without exhausting the stack.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "took {:?}", started.elapsed());
+    // Subscripts nested past what is followed are unknown, the verdict says so, and the stack holds.
     let deep = format!("(({}0{}))", "a[".repeat(100_000), "]".repeat(100_000));
-    let started = std::time::Instant::now();
     let verdict = p.check_shell(&deep, &s.root);
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
     assert!(cause.starts_with("subscripts nested deeper than 64"), "{cause}");
-    // As are arithmetic expansions nested past what is followed: their substitutions are unknown.
+    // As are arithmetic expansions nested past what is followed: their substitutions are unknown,
+    // an ask where the `rm` a followed one runs is denied.
     let deep = format!("(({}$(rm -rf qa){}))", "$((".repeat(100_000), "))".repeat(100_000));
-    let started = std::time::Instant::now();
     let verdict = p.check_shell(&deep, &s.root);
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     let Verdict::Ask { cause: Some(Cause::UnknownProgram(cause)), .. } = verdict else { panic!("{verdict:?}") };
     assert!(cause.starts_with("$( (a value evaluated as arithmetic"), "{cause}");
     // A command setting a variable whose name is known only when it runs may set any.
@@ -2714,8 +2951,8 @@ fn each_git_read_lists_the_index_as_the_first_does() {
     track_many(&s.root, 50_000);
     // qa/secret is not tracked: what git prints holds none of it.
     assert_eq!(p.check_shell("git diff; git grep x; git diff src", &s.root), Verdict::Allow);
-    // The line's reads together are bounded: past a million entries, the rules' patterns judge.
-    let started = std::time::Instant::now();
+    // The line's reads together are bounded: past a million entries, the rules' patterns judge,
+    // and the verdict says so.
     let many = vec!["git diff"; 40].join("; ");
     assert_eq!(
         p.check_shell(&many, &s.root),
@@ -2728,7 +2965,6 @@ fn each_git_read_lists_the_index_as_the_first_does() {
             )
         )
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
 }
 
 #[test]
@@ -2947,14 +3183,13 @@ fn what_git_runs_by_configuration_its_files_hold_is_checked() {
     for command in ["git wipf", "git -c help.autocorrect=0 wipf", "git config help.autocorrect never"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
-    // Each git run to read the configuration counts, found or not: the line's are few, and quick.
+    // Each git run to read the configuration counts, found or not: past the line's few, the next
+    // alias is not read, and the verdict names it.
     let many: Vec<String> = (0..40).map(|n| format!("git nosuch{n}")).collect();
-    let started = std::time::Instant::now();
     assert_eq!(
         p.check_shell(&many.join("; "), &s.root),
         unknown("git nosuch8 (an alias its configuration may give, not read)")
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "took {:?}", started.elapsed());
     // Without Bash rules, what an alias reads is still checked.
     let s = Setup::new();
     s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));

@@ -25,6 +25,12 @@ pub(crate) struct Written {
     /// Files it writes that only its input names, said so (`patch -p1 <
     /// p.diff`: "the files its patch names").
     pub(crate) unknown: Option<String>,
+    /// It writes or removes anything under its working directory, with no
+    /// operand naming where (`git clean -f`).
+    pub(crate) all_under_cwd: bool,
+    /// It puts back or removes files anywhere in git's work tree (`git
+    /// reset --hard`, `git stash`): everything under its top.
+    pub(crate) work_tree: bool,
     /// `git checkout NAME`'s operand, a branch when one is so named, else
     /// a pathspec: the files decide (one that exists is a path).
     pub(crate) branch_or_path: Option<usize>,
