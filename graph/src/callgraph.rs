@@ -842,6 +842,25 @@ mod tests {
         assert_eq!(name("outer::a"), ["outer::a"]);
     }
 
+    /// A Go `range` over a channel gives its one variable the channel's element, as a range over
+    /// a map gives its first the map's key: a method called on it is that type's. It was left
+    /// untyped (the first variable was read as a slice's index), so with two types defining
+    /// `Run` the call was a guess by name and the loop's function was no caller.
+    #[test]
+    fn a_go_range_over_a_channel_calls_the_elements_methods() {
+        let source = "package jobs\n\ntype Job struct{}\n\nfunc (j *Job) Run() {}\n\ntype Task struct{}\n\n\
+                      func (t Task) Run() {}\n\ntype Pool struct {\n\tqueue chan *Job\n}\n\n\
+                      func consume(ch <-chan *Job) {\n\tfor j := range ch {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func (p *Pool) drain() {\n\tfor j := range p.queue {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func send(ch chan<- Task, byTask map[Task]int) {\n\tfor t := range byTask {\n\t\tt.Run()\n\t}\n}\n\n\
+                      func indices(tasks []Task) {\n\tfor i := range tasks {\n\t\t_ = i\n\t}\n\tfor _, t := range tasks {\n\t\tt.Run()\n\t}\n}\n";
+        let graph = graph(&[("jobs.go", source)]);
+        let (edges, _) = callers(&graph, "Job::Run", "jobs.go");
+        assert_eq!(edges, ["jobs.go:17 consume -> Job::Run", "jobs.go:23 Pool::drain -> Job::Run"]);
+        let (edges, _) = callers(&graph, "Task::Run", "jobs.go");
+        assert_eq!(edges, ["jobs.go:29 send -> Task::Run", "jobs.go:38 indices -> Task::Run"]);
+    }
+
     /// Calls on one line are each an edge, told apart by column: two calls of one callee from
     /// different callers (`fn a() { g(1); } fn b() { f(g(2)); }`), calls of different callees
     /// (`g(1); h()`), the same callee twice from one caller, and nested ones (`f(g(h()))`). Where
