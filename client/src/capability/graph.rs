@@ -93,11 +93,12 @@ fn source(out: &CallgraphResponse) -> String {
     if out.precise { format!("precise ({})", out.language_server) } else { format!("syntactic ({})", out.fallback) }
 }
 
-/// `file:line`, and `:column` when another site of the answer is on that line: two calls there
+/// `file:line`, and `:column` when another call is written on that line (the daemon says so of
+/// calls the answer does not list; a site of the answer on the line is one too): two calls there
 /// are told apart without widening every line.
 fn place(edge: &CallEdge, edges: &[CallEdge]) -> String {
-    let shares_line = |e: &&CallEdge| e.file == edge.file && e.line == edge.line;
-    match edge.column > 0 && edges.iter().filter(shares_line).count() > 1 {
+    let same_line = |e: &&CallEdge| e.file == edge.file && e.line == edge.line;
+    match edge.column > 0 && (edge.shares_line || edges.iter().filter(same_line).count() > 1) {
         true => format!("{}:{}:{}", edge.file, edge.line, edge.column),
         false => format!("{}:{}", edge.file, edge.line),
     }
@@ -269,6 +270,7 @@ mod tests {
                     file: "src/lib.rs".into(),
                     line: 10,
                     column: 5,
+                    shares_line: false,
                     caller: Some(def("src/lib.rs", 8, "open")),
                     callee: Some(def("src/util.rs", 1, "log")),
                     resolution: Resolution::Exact as i32,
@@ -279,6 +281,7 @@ mod tests {
                     file: "src/main.rs".into(),
                     line: 3,
                     column: 1,
+                    shares_line: false,
                     caller: None,
                     callee: Some(def("src/util.rs", 1, "log")),
                     resolution: Resolution::Ambiguous as i32,
@@ -311,6 +314,7 @@ mod tests {
             file: "app.py".into(),
             line,
             column,
+            shares_line: false,
             caller: Some(def("app.py", 5, "run")),
             callee: Some(def("app.py", 1, "log")),
             resolution: Resolution::Exact as i32,
@@ -328,6 +332,14 @@ mod tests {
              [exact]\n3 call sites\n"
         );
         assert_eq!(to_json(&out, CallgraphAction::Callers)["edges"][1]["column"], 13);
+        // A call of another method on the line, which the answer does not list: `a.run(); b.run()`
+        // is one caller of `A::run`, and `app.py:6` alone did not say which call it is.
+        let shared = CallEdge { shares_line: true, ..site(6, 13) };
+        let out = CallgraphResponse { edges: vec![shared, site(7, 12)], ..out };
+        assert_eq!(
+            render(&out, CallgraphAction::Callers, 1, None, Surface::Mcp),
+            "callers of log (app.py:1), depth 1:\n  app.py:6:13 run [exact]\n  app.py:7 run [exact]\n2 call sites\n"
+        );
     }
 
     #[test]
@@ -392,6 +404,7 @@ mod tests {
             file: "orders.py".into(),
             line: 5,
             column: 0,
+            shares_line: false,
             caller: Some(def("orders.py", 4, "first")),
             callee: Some(def("pricing.py", 1, "target")),
             resolution: Resolution::Precise as i32,
