@@ -120,8 +120,10 @@ fn render(
     render_partial(&mut text, out.complete);
     let source = source.map_or(String::new(), |s| format!(", {s}"));
     let choose = match surface {
-        Surface::Cli => Choose { by_file: "--file PATH", by_name: "Type::name" },
-        Surface::Mcp => Choose { by_file: "file=PATH", by_name: "symbol=Type::name" },
+        Surface::Cli => Choose { by_file: "--file PATH", by_name: "Type::name", both: "--file PATH with Type::name" },
+        Surface::Mcp => {
+            Choose { by_file: "file=PATH", by_name: "symbol=Type::name", both: "file=PATH with symbol=Type::name" }
+        }
     };
     if !out.ambiguous.is_empty() {
         render_ambiguous(&mut text, &out.ambiguous, choose);
@@ -375,6 +377,40 @@ mod tests {
         let text = render(&many, CallgraphAction::Callers, 1, None, Surface::Cli);
         assert_eq!(text.lines().count(), 1 + 30 + 1, "{text}");
         assert!(text.starts_with("the symbol names 7151 definitions") && text.ends_with("  … 7121 more\n"), "{text}");
+    }
+
+    /// Two definitions of a name in one file are told apart by their names with their types: the
+    /// file chooses neither, and was all the answer offered when the names were alike elsewhere.
+    #[test]
+    fn definitions_in_one_file_are_chosen_by_their_qualified_names() {
+        let ambiguous = |defs: Vec<CodeDefinition>| {
+            let out = CallgraphResponse { ambiguous: defs, complete: true, ..Default::default() };
+            render(&out, CallgraphAction::Callers, 1, None, Surface::Mcp)
+        };
+        let text = ambiguous(vec![def("m.py", 2, "Reader::load"), def("m.py", 9, "Writer::load")]);
+        assert!(text.starts_with("the symbol names 2 definitions; choose one with symbol=Type::name:\n"), "{text}");
+        // A name of two types in two files: one needs both.
+        let text = ambiguous(vec![
+            def("a.py", 2, "Reader::load"),
+            def("a.py", 9, "Writer::load"),
+            def("b.py", 1, "Reader::load"),
+        ]);
+        assert!(
+            text.starts_with(
+                "the symbol names 3 definitions; choose one with file=PATH, symbol=Type::name or file=PATH with \
+                 symbol=Type::name:\n"
+            ),
+            "{text}"
+        );
+        // A bare name names the method in its file too: nothing chooses the function, and the
+        // answer says so.
+        let text = ambiguous(vec![def("m.py", 1, "load"), def("m.py", 5, "Store::load")]);
+        assert_eq!(
+            text,
+            "the symbol names 2 definitions; choose one with symbol=Type::name:\n  m.py:1 load (fn)\n  m.py:5 \
+             Store::load (fn)\n  (no parameter chooses m.py:1 load: its file holds another definition its name \
+             names)\n"
+        );
     }
 
     /// No path is said plainly, never under a heading that reads like a path found, with how to
