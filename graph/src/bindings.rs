@@ -46,7 +46,8 @@ pub struct Binding {
     #[serde(default)]
     pub elements_of: Option<String>,
     /// One of several names `value` is unpacked into (`a, b = f()`, `x, err := f()`): its
-    /// position among them.
+    /// position among them. With `each`: the item of an element a Rust tuple pattern takes, or 0
+    /// for Go's `range` first variable (what [`Pick::Key`] takes).
     #[serde(default)]
     pub position: Option<u32>,
     pub line: u32,
@@ -469,7 +470,16 @@ pub(crate) fn type_name(written: &str) -> Option<String> {
             return Some(anonymous.to_string());
         }
     }
-    for (prefix, builtin) in [("[]", "slice"), ("[", "array"), ("map[", "map"), ("chan ", "chan"), ("func(", "func")] {
+    let builtins = [
+        ("[]", "slice"),
+        ("[", "array"),
+        ("map[", "map"),
+        ("chan ", "chan"),
+        ("chan<-", "chan"),
+        ("<-chan", "chan"),
+        ("func(", "func"),
+    ];
+    for (prefix, builtin) in builtins {
         if one.starts_with(prefix) {
             return Some(builtin.to_string());
         }
@@ -603,6 +613,9 @@ pub(crate) enum Pick {
     /// An item of one element as Rust iterates a collection, by position: a map entry's key (0)
     /// or value (1), that item of a sequence's or set's tuple element.
     EntryItem(usize),
+    /// What Go's `range` gives its first variable: a channel's element, a map's key (a
+    /// sequence's index is no type written in the collection).
+    Key,
 }
 
 impl Pick {
@@ -616,6 +629,9 @@ impl Pick {
             }
             (Collection::Sequence(element) | Collection::Set(element), Pick::Entry) => element,
             (_, Pick::Entry | Pick::EntryItem(_)) => return None,
+            (Collection::Channel(element), Pick::Each | Pick::Key) => element,
+            (Collection::GoMap(key, _), Pick::Key) => key,
+            (_, Pick::Key) | (Collection::Channel(_), _) => return None,
             // Go's results: a call's value, unless unpacked, is the first.
             (Collection::Tuple(items), Pick::Each | Pick::Index) if written.trim_start().starts_with('(') => {
                 self.written(items.first()?)?
@@ -623,8 +639,8 @@ impl Pick {
             (Collection::Sequence(element), _) => element,
             (Collection::Set(element), Pick::Each | Pick::Nth(_)) => element,
             (Collection::Mapping(key, _), Pick::Each | Pick::Nth(_)) => key,
-            (Collection::Mapping(_, value) | Collection::GoMap(value), Pick::Index) => value,
-            (Collection::GoMap(value), _) => value,
+            (Collection::Mapping(_, value) | Collection::GoMap(_, value), Pick::Index) => value,
+            (Collection::GoMap(_, value), _) => value,
             (Collection::Tuple(items), Pick::Nth(n)) => items.get(n).copied()?,
             (Collection::Set(_), Pick::Index) | (Collection::Tuple(_), _) => return None,
         })
@@ -689,8 +705,10 @@ enum Collection<'a> {
     Set(&'a str),
     /// Iterated by key (Python), indexed by key to a value: dicts, records, maps.
     Mapping(&'a str, &'a str),
-    /// Go's map: `range` and an index both give the value.
-    GoMap(&'a str),
+    /// Go's map, key and value: `range`'s second variable and an index both give the value.
+    GoMap(&'a str, &'a str),
+    /// Go's channel, of either direction: `range` gives its element.
+    Channel(&'a str),
     /// Items of their own types by position: Python's `tuple[A, B]`, TypeScript's `[A, B]`,
     /// Go's results `(A, error)`.
     Tuple(Vec<&'a str>),
@@ -707,11 +725,16 @@ fn collection(written: &str) -> Option<Collection<'_>> {
         return Some(Collection::Tuple(split_top(results, ',').into_iter().map(unnamed).collect()));
     }
     let one = single_type(written)?;
-    // Go: `[]T`, `[N]T`, `map[K]V`.
+    // Go: `[]T`, `[N]T`, `map[K]V`, `chan T`, `<-chan T`, `chan<- T`.
     if let Some(map) = one.strip_prefix("map")
         && map.starts_with('[')
     {
-        return Some(Collection::GoMap(after_brackets(map)?));
+        let value = after_brackets(map)?;
+        let key = &map[1..map.len() - value.len() - 1];
+        return Some(Collection::GoMap(key, value));
+    }
+    if let Some(element) = ["<-chan ", "chan<- ", "chan "].iter().find_map(|prefix| one.strip_prefix(prefix)) {
+        return Some(Collection::Channel(element.trim()));
     }
     if let Some(inside) = one.strip_prefix('[') {
         return Some(match after_brackets(one)? {
@@ -1252,6 +1275,17 @@ mod tests {
             assert_eq!(each(written).as_deref(), Some(expected), "{written}");
         }
         assert_eq!(each("[]string").as_deref(), Some("string"));
+        // Go's `range` first variable: a channel's element (either direction), a map's key, no
+        // slice's index.
+        let key = |written| pick_all(written, &[Pick::Key]);
+        for channel in ["chan *Order", "<-chan Order", "chan<- Order"] {
+            assert_eq!(key(channel).as_deref(), Some("Order"), "{channel}");
+            assert_eq!(each(channel).as_deref(), Some("Order"), "{channel}");
+        }
+        assert_eq!(key("map[Order]int").as_deref(), Some("Order"));
+        assert_eq!(key("map[Key[int]]Order").as_deref(), Some("Key"));
+        assert_eq!(key("[]Order"), None);
+        assert_eq!(type_name("<-chan Order").as_deref(), Some("chan"));
         // Rust's slices and arrays.
         assert_eq!(each("&[Order]").as_deref(), Some("Order"));
         assert_eq!(each("[Order; 4]").as_deref(), Some("Order"));

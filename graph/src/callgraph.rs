@@ -33,6 +33,9 @@ pub struct Edge {
     pub line: u32,
     /// 1-based, in characters: calls on one line are sites of their own. 0 where not known.
     pub column: u32,
+    /// Another call is written on the same line, whether the answer lists it or not: `file:line`
+    /// alone would not say which of them this site is (see [`Graph::other_call_on_line`]).
+    pub shares_line: bool,
     /// The function the call is in; `None` at a file's top level.
     pub caller: Option<DefSummary>,
     /// The called definition (for an ambiguous call: the one this answer is about, or the first).
@@ -602,11 +605,25 @@ impl Graph {
             file: file.to_string(),
             line,
             column,
+            shares_line: self.other_call_on_line(file, line, column),
             caller: caller.map(|id| self.summary_or_missing(id)),
             callee: self.summary_or_missing(callee),
             label,
             candidates: Vec::new(),
         }
+    }
+
+    /// Whether `file` has a call written on `line` other than the one at `column`: a call, a
+    /// method call or a construction, resolved or not (an attribute read is left out: it is a
+    /// call only where it reaches a property).
+    pub fn other_call_on_line(&self, file: &str, line: u32, column: u32) -> bool {
+        self.file(file).is_some_and(|entry| {
+            entry
+                .facts
+                .refs
+                .iter()
+                .any(|r| r.line == line && r.column != column && r.kind.is_call() && r.kind != RefKind::Read)
+        })
     }
 
     fn summary_or_missing(&self, id: &DefId) -> DefSummary {
@@ -840,6 +857,40 @@ mod tests {
         assert_eq!(name("a"), ["outer::a"]);
         assert_eq!(name("b"), ["outer::b"]);
         assert_eq!(name("outer::a"), ["outer::a"]);
+    }
+
+    /// A Go `range` over a channel gives its one variable the channel's element, as a range over
+    /// a map gives its first the map's key: a method called on it is that type's. It was left
+    /// untyped (the first variable was read as a slice's index), so with two types defining
+    /// `Run` the call was a guess by name and the loop's function was no caller.
+    #[test]
+    fn a_go_range_over_a_channel_calls_the_elements_methods() {
+        let source = "package jobs\n\ntype Job struct{}\n\nfunc (j *Job) Run() {}\n\ntype Task struct{}\n\n\
+                      func (t Task) Run() {}\n\ntype Pool struct {\n\tqueue chan *Job\n}\n\n\
+                      func consume(ch <-chan *Job) {\n\tfor j := range ch {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func (p *Pool) drain() {\n\tfor j := range p.queue {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func send(ch chan<- Task, byTask map[Task]int) {\n\tfor t := range byTask {\n\t\tt.Run()\n\t}\n}\n\n\
+                      func indices(tasks []Task) {\n\tfor i := range tasks {\n\t\t_ = i\n\t}\n\tfor _, t := range tasks {\n\t\tt.Run()\n\t}\n}\n";
+        let graph = graph(&[("jobs.go", source)]);
+        let (edges, _) = callers(&graph, "Job::Run", "jobs.go");
+        assert_eq!(edges, ["jobs.go:17 consume -> Job::Run", "jobs.go:23 Pool::drain -> Job::Run"]);
+        let (edges, _) = callers(&graph, "Task::Run", "jobs.go");
+        assert_eq!(edges, ["jobs.go:29 send -> Task::Run", "jobs.go:38 indices -> Task::Run"]);
+    }
+
+    /// A site on a line where another call is written says so, though the answer lists only
+    /// it: `a.run(); b.run()` with `a` and `b` of two types is one caller of each `run`, and
+    /// `file:line` alone did not say which call on the line it is.
+    #[test]
+    fn a_site_knows_another_call_shares_its_line() {
+        let source = "class A:\n    def run(self):\n        pass\n\nclass B:\n    def run(self):\n        pass\n\n\
+                      def both(a: A, b: B):\n    a.run(); b.run()\n\ndef alone(a: A):\n    a.run(); x = a.name\n";
+        let graph = graph(&[("m.py", source)]);
+        let Lookup::Found(targets) = graph.lookup("A::run", Some("m.py")) else { panic!("A::run") };
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        let sites: Vec<(u32, u32, bool)> = walk.edges.iter().map(|e| (e.line, e.column, e.shares_line)).collect();
+        // An attribute read on a line is no call.
+        assert_eq!(sites, [(10, 7, true), (13, 7, false)]);
     }
 
     /// Calls on one line are each an edge, told apart by column: two calls of one callee from

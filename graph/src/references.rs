@@ -202,7 +202,9 @@ const RUST_BINDINGS: &str = r#"
   @bind.callback
 "#;
 
-/// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}` / `new(T)`, `x := f()`.
+/// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}` / `new(T)`, `x := f()`,
+/// and a `range` loop's variables: the first is a channel's element or a map's key (`bind.key`),
+/// the second an element.
 const GO_BINDINGS: &str = r#"
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
@@ -230,7 +232,7 @@ const GO_BINDINGS: &str = r#"
   right: (expression_list . (type_assertion_expression type: (_) @bind.type)))
 (short_var_declaration left: (expression_list (_) (identifier) @bind.name)
   right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @bind.unpack) .))
-(range_clause left: (expression_list . (identifier) @bind.name))
+(range_clause left: (expression_list . (identifier) @bind.name) right: (_) @bind.key)
 (range_clause left: (expression_list . (_) . (identifier) @bind.name) right: (_) @bind.each)
 "#;
 
@@ -379,6 +381,12 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                     unpacked = true;
                 }
                 "bind.each" => each = Some(compact(bindings::iterated_in(language, text(capture.node), &mut walked))),
+                // Go's `range` first variable: item 0 of what is ranged over
+                // ([`bindings::Pick::Key`]).
+                "bind.key" => {
+                    each = Some(compact(bindings::iterated_in(language, text(capture.node), &mut walked)));
+                    position = Some(0);
+                }
                 "bind.callback" => match iterated_by_callback(capture.node, &parents, source) {
                     Some(collection) => {
                         each = Some(compact(bindings::iterated_in(language, text(collection), &mut walked)))

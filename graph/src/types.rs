@@ -594,8 +594,9 @@ impl Graph {
 
     /// The type of the part `picks` take of one element of `iterable` (a loop's or a callback's),
     /// or of its item `position` that a Rust tuple pattern unpacks. Rust iterates a map by (key,
-    /// value) pairs and has views of it (see [`bindings::rust_iteration`]); the others by
-    /// [`Pick::Each`].
+    /// value) pairs and has views of it (see [`bindings::rust_iteration`]); Go's `range` gives its
+    /// first variable (`position` 0) a channel's element or a map's key ([`Pick::Key`]); the
+    /// others iterate by [`Pick::Each`].
     #[allow(clippy::too_many_arguments)]
     fn element_part(
         &self,
@@ -608,6 +609,11 @@ impl Graph {
         budget: u8,
     ) -> Option<Known> {
         let then = |first: &[Pick]| [first, picks].concat();
+        // Go's `range` gives its first variable a channel's element or a map's key.
+        if language_of(facts) == Some(Language::Go) {
+            let first = position.map_or(Pick::Each, |_| Pick::Key);
+            return self.part_of(file, facts, at, iterable, &then(&[first]), budget - 1);
+        }
         if language_of(facts) != Some(Language::Rust) {
             let first: Vec<Pick> = std::iter::once(Pick::Each).chain(position.map(Pick::Nth)).collect();
             return self.part_of(file, facts, at, iterable, &then(&first), budget - 1);

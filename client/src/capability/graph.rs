@@ -93,11 +93,12 @@ fn source(out: &CallgraphResponse) -> String {
     if out.precise { format!("precise ({})", out.language_server) } else { format!("syntactic ({})", out.fallback) }
 }
 
-/// `file:line`, and `:column` when another site of the answer is on that line: two calls there
+/// `file:line`, and `:column` when another call is written on that line (the daemon says so of
+/// calls the answer does not list; a site of the answer on the line is one too): two calls there
 /// are told apart without widening every line.
 fn place(edge: &CallEdge, edges: &[CallEdge]) -> String {
-    let shares_line = |e: &&CallEdge| e.file == edge.file && e.line == edge.line;
-    match edge.column > 0 && edges.iter().filter(shares_line).count() > 1 {
+    let same_line = |e: &&CallEdge| e.file == edge.file && e.line == edge.line;
+    match edge.column > 0 && (edge.shares_line || edges.iter().filter(same_line).count() > 1) {
         true => format!("{}:{}:{}", edge.file, edge.line, edge.column),
         false => format!("{}:{}", edge.file, edge.line),
     }
@@ -119,8 +120,10 @@ fn render(
     render_partial(&mut text, out.complete);
     let source = source.map_or(String::new(), |s| format!(", {s}"));
     let choose = match surface {
-        Surface::Cli => Choose { by_file: "--file PATH", by_name: "Type::name" },
-        Surface::Mcp => Choose { by_file: "file=PATH", by_name: "symbol=Type::name" },
+        Surface::Cli => Choose { by_file: "--file PATH", by_name: "Type::name", both: "--file PATH with Type::name" },
+        Surface::Mcp => {
+            Choose { by_file: "file=PATH", by_name: "symbol=Type::name", both: "file=PATH with symbol=Type::name" }
+        }
     };
     if !out.ambiguous.is_empty() {
         render_ambiguous(&mut text, &out.ambiguous, choose);
@@ -269,6 +272,7 @@ mod tests {
                     file: "src/lib.rs".into(),
                     line: 10,
                     column: 5,
+                    shares_line: false,
                     caller: Some(def("src/lib.rs", 8, "open")),
                     callee: Some(def("src/util.rs", 1, "log")),
                     resolution: Resolution::Exact as i32,
@@ -279,6 +283,7 @@ mod tests {
                     file: "src/main.rs".into(),
                     line: 3,
                     column: 1,
+                    shares_line: false,
                     caller: None,
                     callee: Some(def("src/util.rs", 1, "log")),
                     resolution: Resolution::Ambiguous as i32,
@@ -311,6 +316,7 @@ mod tests {
             file: "app.py".into(),
             line,
             column,
+            shares_line: false,
             caller: Some(def("app.py", 5, "run")),
             callee: Some(def("app.py", 1, "log")),
             resolution: Resolution::Exact as i32,
@@ -328,6 +334,14 @@ mod tests {
              [exact]\n3 call sites\n"
         );
         assert_eq!(to_json(&out, CallgraphAction::Callers)["edges"][1]["column"], 13);
+        // A call of another method on the line, which the answer does not list: `a.run(); b.run()`
+        // is one caller of `A::run`, and `app.py:6` alone did not say which call it is.
+        let shared = CallEdge { shares_line: true, ..site(6, 13) };
+        let out = CallgraphResponse { edges: vec![shared, site(7, 12)], ..out };
+        assert_eq!(
+            render(&out, CallgraphAction::Callers, 1, None, Surface::Mcp),
+            "callers of log (app.py:1), depth 1:\n  app.py:6:13 run [exact]\n  app.py:7 run [exact]\n2 call sites\n"
+        );
     }
 
     #[test]
@@ -365,6 +379,40 @@ mod tests {
         assert!(text.starts_with("the symbol names 7151 definitions") && text.ends_with("  … 7121 more\n"), "{text}");
     }
 
+    /// Two definitions of a name in one file are told apart by their names with their types: the
+    /// file chooses neither, and was all the answer offered when the names were alike elsewhere.
+    #[test]
+    fn definitions_in_one_file_are_chosen_by_their_qualified_names() {
+        let ambiguous = |defs: Vec<CodeDefinition>| {
+            let out = CallgraphResponse { ambiguous: defs, complete: true, ..Default::default() };
+            render(&out, CallgraphAction::Callers, 1, None, Surface::Mcp)
+        };
+        let text = ambiguous(vec![def("m.py", 2, "Reader::load"), def("m.py", 9, "Writer::load")]);
+        assert!(text.starts_with("the symbol names 2 definitions; choose one with symbol=Type::name:\n"), "{text}");
+        // A name of two types in two files: one needs both.
+        let text = ambiguous(vec![
+            def("a.py", 2, "Reader::load"),
+            def("a.py", 9, "Writer::load"),
+            def("b.py", 1, "Reader::load"),
+        ]);
+        assert!(
+            text.starts_with(
+                "the symbol names 3 definitions; choose one with file=PATH, symbol=Type::name or file=PATH with \
+                 symbol=Type::name:\n"
+            ),
+            "{text}"
+        );
+        // A bare name names the method in its file too: nothing chooses the function, and the
+        // answer says so.
+        let text = ambiguous(vec![def("m.py", 1, "load"), def("m.py", 5, "Store::load")]);
+        assert_eq!(
+            text,
+            "the symbol names 2 definitions; choose one with symbol=Type::name:\n  m.py:1 load (fn)\n  m.py:5 \
+             Store::load (fn)\n  (no parameter chooses m.py:1 load: its file holds another definition its name \
+             names)\n"
+        );
+    }
+
     /// No path is said plainly, never under a heading that reads like a path found, with how to
     /// look further in the reader's own words.
     #[test]
@@ -392,6 +440,7 @@ mod tests {
             file: "orders.py".into(),
             line: 5,
             column: 0,
+            shares_line: false,
             caller: Some(def("orders.py", 4, "first")),
             callee: Some(def("pricing.py", 1, "target")),
             resolution: Resolution::Precise as i32,

@@ -2,6 +2,7 @@
 //! import path between two files; a definition with its uses by file. Each group of files is
 //! labelled and counted, and says what it leaves out.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use lean_ctx_common::limits::{MAX_NEIGHBOR_DEPTH, MAX_PATH_LENGTH};
@@ -130,36 +131,78 @@ pub(crate) fn render_note(text: &mut String, note: &str) {
 const AMBIGUOUS_LISTED: usize = 30;
 
 /// The definitions to choose from (the first [`AMBIGUOUS_LISTED`], then how many more), and how
-/// to choose (`choose`: the surface's own parameters, by file or by name). Definitions that all
-/// have one name (`VersionReq::matches` in src/lib.rs and in tests/node/mod.rs) are told apart by
-/// their files only: naming the type again would choose nothing.
+/// to choose (`choose`: the surface's own parameters) each one: by its file where no other listed
+/// is in it, by its name with its type (`Store::load`) where no other listed has that name, by
+/// the two together where neither alone does. Definitions that all have one name
+/// (`VersionReq::matches` in src/lib.rs and in tests/node/mod.rs) are told apart by their files
+/// only: naming the type again would choose nothing; two in one file (`A::load`, `B::load`) by
+/// their names only: the file would choose neither. One no parameter chooses (a bare `load` in
+/// the file of `Store::load`, which the name `load` names too) is said to be so.
 pub(crate) fn render_ambiguous(text: &mut String, ambiguous: &[CodeDefinition], choose: Choose) {
-    let one_name = ambiguous.windows(2).all(|pair| pair[0].name == pair[1].name);
-    let choose =
-        if one_name { choose.by_file.to_string() } else { format!("{} or {}", choose.by_file, choose.by_name) };
-    let _ = writeln!(text, "the symbol names {} definitions; choose one with {choose}:", ambiguous.len());
+    let mut in_file: HashMap<&str, usize> = HashMap::new();
+    let mut named: HashMap<&str, usize> = HashMap::new();
+    let mut in_file_named: HashMap<(&str, &str), usize> = HashMap::new();
+    for d in ambiguous {
+        *in_file.entry(&d.file).or_default() += 1;
+        *named.entry(&d.name).or_default() += 1;
+        *in_file_named.entry((&d.file, &d.name)).or_default() += 1;
+    }
+    // A bare name names every definition listed: only a name with its type chooses.
+    let qualified = |d: &CodeDefinition| d.name.contains("::");
+    let by_file = |d: &CodeDefinition| in_file[d.file.as_str()] == 1;
+    let by_name = |d: &CodeDefinition| qualified(d) && named[d.name.as_str()] == 1;
+    let by_both = |d: &CodeDefinition| qualified(d) && in_file_named[&(d.file.as_str(), d.name.as_str())] == 1;
+    let mut ways = Vec::new();
+    if ambiguous.iter().any(by_file) {
+        ways.push(choose.by_file);
+    }
+    if ambiguous.iter().any(by_name) {
+        ways.push(choose.by_name);
+    }
+    if ambiguous.iter().any(|d| !by_file(d) && !by_name(d) && by_both(d)) {
+        ways.push(choose.both);
+    }
+    let how = match ways.split_last() {
+        None => "no parameter chooses one: each shares its file and its name with another".to_string(),
+        Some((last, [])) => format!("choose one with {last}"),
+        Some((last, rest)) => format!("choose one with {} or {last}", rest.join(", ")),
+    };
+    let _ = writeln!(text, "the symbol names {} definitions; {how}:", ambiguous.len());
     for d in ambiguous.iter().take(AMBIGUOUS_LISTED) {
         let _ = writeln!(text, "  {}:{} {} ({})", d.file, d.line, d.name, d.kind);
     }
     if ambiguous.len() > AMBIGUOUS_LISTED {
         let _ = writeln!(text, "  … {} more", ambiguous.len() - AMBIGUOUS_LISTED);
     }
+    let unchosen: Vec<String> = ambiguous
+        .iter()
+        .filter(|d| !by_file(d) && !by_name(d) && !by_both(d))
+        .map(|d| format!("{}:{} {}", d.file, d.line, d.name))
+        .collect();
+    if !unchosen.is_empty() && !ways.is_empty() {
+        let _ = writeln!(
+            text,
+            "  (no parameter chooses {}: its file holds another definition its name names)",
+            unchosen.join(", ")
+        );
+    }
 }
 
-/// How an answer about a name defined more than once says to choose one of its definitions.
+/// How an answer about a name defined more than once says to choose one of its definitions: by
+/// file, by name with its type, or both together.
 #[derive(Clone, Copy)]
 pub(crate) struct Choose {
     pub by_file: &'static str,
     pub by_name: &'static str,
+    pub both: &'static str,
 }
 
 /// How a related-files or impact answer chooses among a name's definitions.
 pub(crate) fn choose_by_path(surface: Surface) -> Choose {
-    let by_file = match surface {
-        Surface::Cli => "PATH::SYMBOL",
-        Surface::Mcp => "path=FILE::SYMBOL",
-    };
-    Choose { by_file, by_name: "Type::name" }
+    match surface {
+        Surface::Cli => Choose { by_file: "PATH::SYMBOL", by_name: "Type::name", both: "PATH::Type::name" },
+        Surface::Mcp => Choose { by_file: "path=FILE::SYMBOL", by_name: "Type::name", both: "path=FILE::Type::name" },
+    }
 }
 
 pub(crate) fn resolution_name(resolution: lean_ctx_proto::v1::Resolution) -> &'static str {

@@ -47,7 +47,8 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
         // Code without a grammar here: what its views list (Kotlin, PHP, shell…).
         (None, TextFormat::Code(family)) => {
             let mut symbols = Vec::new();
-            walk(&lean_ctx_outline::keyword_outline(text, family), None, false, text, &mut symbols);
+            let outline = namespaced(lean_ctx_outline::keyword_outline(text, family), text);
+            walk(&outline, None, false, text, &mut symbols);
             return Extraction { symbols, extra: None };
         }
         // Prose holds no definitions: `class that represents…` in a reStructuredText page is a
@@ -123,6 +124,42 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
     Extraction { symbols, extra }
 }
 
+/// A keyword outline's definitions with what PHP declares in a namespace moved under it: after
+/// `namespace App\Http;`, or in `namespace App\Http { … }` whether its body is indented or not
+/// (the outline nests by indentation, and lists an unindented body's classes after the
+/// namespace, not in it), up to the next namespace statement, the global `namespace { … }`
+/// included, as PHP scopes them. So `App\Http\User` is `User` owned by `App::Http`, and
+/// `Other\User::name` is told from it.
+fn namespaced(definitions: Vec<Definition>, text: &str) -> Vec<Definition> {
+    // The lines of the file's namespace statements; the top-level definitions after one are its.
+    let statements: Vec<u32> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            line.trim_start().strip_prefix("namespace").is_some_and(|rest| rest.starts_with([' ', '{', ';']))
+        })
+        .map(|(index, _)| index as u32 + 1)
+        .collect();
+    let mut out: Vec<Definition> = Vec::new();
+    // Index in `out` of the namespace the next definitions are in.
+    let mut current = None;
+    for definition in definitions {
+        let statement = statements.iter().rev().find(|line| **line <= definition.head_line);
+        if current.is_some_and(|at: usize| statement.is_some_and(|line| *line > out[at].head_line)) {
+            current = None;
+        }
+        match current {
+            Some(at) => out[at].children.push(definition),
+            None => {
+                let opens = definition.kind == Kind::Module && statement == Some(&definition.head_line);
+                out.push(definition);
+                current = opens.then(|| out.len() - 1);
+            }
+        }
+    }
+    out
+}
+
 /// The name a CommonJS export defines in its own module: `exports.NAME` (or `module.exports.NAME`)
 /// given a value computed or written there (`util.arrayToEnum([…])`, `-1`, `"3.23.8"`), not one
 /// another module defines (`require(…)`) nor one the file defines under a name of its own
@@ -181,7 +218,8 @@ fn members_owner(definition: &Definition, owner: Option<&str>) -> String {
     match definition.name.strip_prefix("<< ").map(str::trim) {
         Some("self") => owner.unwrap_or(&definition.name).to_string(),
         Some(object) if !object.is_empty() => object.to_string(),
-        _ => nested(owner, qualifying_path(&definition.name)),
+        // PHP's namespace `App\Http` is the modules `App::Http`.
+        _ => nested(owner, &qualifying_path(&definition.name).replace('\\', "::")),
     }
 }
 
@@ -1061,7 +1099,15 @@ mod tests {
                 "mod inner {\n    pub struct Type;\n    impl Type {\n        pub fn method() {}\n    }\n}\n",
             ),
             ("src/widget.cpp", "namespace ns {\nclass Widget {\n public:\n  void draw() {}\n};\n}\n"),
-            ("src/Shop/Cart.php", "<?php\nnamespace Shop;\n\nclass Cart {\n    public function total() {}\n}\n"),
+            (
+                "src/Shop/Cart.php",
+                "<?php\nnamespace Shop;\n\nclass Cart {\n    public function total() {}\n}\n\nfunction helper() {}\n",
+            ),
+            (
+                "src/Models.php",
+                "<?php\nnamespace App\\Models {\nclass Order {\n    public function total() {}\n}\n}\nnamespace {\n\
+                 function boot() {}\n}\n",
+            ),
         ];
         for (path, text) in files {
             let path = project.path().join(path);
@@ -1090,6 +1136,11 @@ mod tests {
             ("ns::Widget::draw", "src/widget.cpp:4"),
             ("Shop\\Cart::total", "src/Shop/Cart.php:5"),
             ("\\Shop\\Cart::total", "src/Shop/Cart.php:5"),
+            ("Shop\\Cart", "src/Shop/Cart.php:4"),
+            ("Shop\\helper", "src/Shop/Cart.php:8"),
+            ("App\\Models\\Order::total", "src/Models.php:4"),
+            ("Models\\Order", "src/Models.php:3"),
+            ("boot", "src/Models.php:8"),
         ] {
             let (got, note) = found(pattern);
             assert_eq!(got, [at], "{pattern}: {note}");
@@ -1100,6 +1151,8 @@ mod tests {
             ("Other::Util.snake_case", "Other::Util"),
             ("crate::outer::Type::method", "crate::outer::Type"),
             ("other::Widget::draw", "other::Widget"),
+            ("Other\\Cart::total", "Other\\Cart"),
+            ("Other\\Order::total", "Other\\Order"),
         ] {
             let (_, note) = found(pattern);
             assert!(note.contains(&format!("{nowhere} `{owner}`")), "{pattern}: {note}");

@@ -70,6 +70,7 @@ fn edge(e: Edge, precise: bool) -> CallEdge {
         file: e.file,
         line: e.line,
         column: e.column,
+        shares_line: e.shares_line,
         caller: e.caller.map(definition),
         callee: Some(definition(e.callee)),
         resolution: resolution as i32,

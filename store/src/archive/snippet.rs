@@ -17,20 +17,41 @@ pub(super) fn snippet(path: &Path, raw_bytes: u64, terms: &[String]) -> String {
     find_snippet(BufReader::new(decoder.take(raw_bytes)), terms).unwrap_or_default()
 }
 
-/// The line with the first word one of `terms` matches, cut around that word; else the first
-/// non-empty line.
+/// How far past the first line with a word of the query a snippet looks for a line with more of
+/// its words: a large output is not decoded to its end for each hit of a list.
+pub(super) const SNIPPET_SCAN_BYTES: usize = 1 << 20;
+
+/// The line with the most distinct words of `terms` (of two with as many, the first), cut around
+/// its first matching word: a search for two words shows a line with both where there is one,
+/// not the first line with either. Else the first non-empty line. The look for a better line
+/// ends at a line with every word, or [`SNIPPET_SCAN_BYTES`] past the first line with one.
 pub(super) fn find_snippet(mut reader: impl BufRead, terms: &[String]) -> io::Result<String> {
     let mut first = None;
+    // The best line so far: how many terms it holds, and its snippet.
+    let mut best: Option<(usize, String)> = None;
+    let mut scanned = 0;
     let mut line = Vec::new();
     loop {
         line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            return Ok(first.unwrap_or_default());
+        let read = reader.read_until(b'\n', &mut line)?;
+        if read == 0 {
+            return Ok(best.map(|(_, snippet)| snippet).or(first).unwrap_or_default());
         }
         let text = String::from_utf8_lossy(&line);
         let text = text.trim_end_matches(['\n', '\r']);
-        if let Some(at) = first_match(text, terms) {
-            return Ok(clip(text, at));
+        if let Some((at, held)) = first_match(text, terms)
+            && best.as_ref().is_none_or(|(most, _)| held > *most)
+        {
+            best = Some((held, clip(text, at)));
+            if held == terms.len() {
+                return Ok(best.map(|(_, snippet)| snippet).unwrap_or_default());
+            }
+        }
+        if best.is_some() {
+            scanned += read;
+            if scanned > SNIPPET_SCAN_BYTES {
+                return Ok(best.map(|(_, snippet)| snippet).unwrap_or_default());
+            }
         }
         if first.is_none() && !text.trim().is_empty() {
             first = Some(clip(text, 0));
@@ -42,23 +63,29 @@ pub(super) fn find_snippet(mut reader: impl BufRead, terms: &[String]) -> io::Re
 }
 
 /// The byte offset of the first word of `text` (a run of letters and digits, as FTS5 indexes it)
-/// that one of `terms` (lowercase) matches as the search does.
-pub(super) fn first_match(text: &str, terms: &[String]) -> Option<usize> {
+/// that one of `terms` (lowercase, each once) matches as the search does, and how many of
+/// `terms` the line's words match.
+pub(super) fn first_match(text: &str, terms: &[String]) -> Option<(usize, usize)> {
+    let mut first = None;
+    let mut held = vec![false; terms.len()];
     let mut start = None;
     for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
         match (c.is_alphanumeric(), start) {
             (true, None) => start = Some(at),
             (false, Some(from)) => {
                 let word = text[from..at].to_lowercase();
-                if terms.iter().any(|term| crate::terms::matches(&word, term)) {
-                    return Some(from);
+                for (term, held) in terms.iter().zip(held.iter_mut()) {
+                    if crate::terms::matches(&word, term) {
+                        *held = true;
+                        first.get_or_insert(from);
+                    }
                 }
                 start = None;
             }
             _ => {}
         }
     }
-    None
+    first.map(|at| (at, held.iter().filter(|held| **held).count()))
 }
 
 /// About [`SNIPPET_CHARS`] characters of `line` around byte offset `at`, trimmed, control

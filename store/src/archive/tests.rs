@@ -6,7 +6,7 @@ use std::thread;
 
 use super::blob::sorted_entries;
 use super::index::INDEX_LIMIT;
-use super::snippet::{SNIPPET_CHARS, SNIPPET_LEAD, find_snippet, first_match};
+use super::snippet::{SNIPPET_CHARS, SNIPPET_LEAD, SNIPPET_SCAN_BYTES, find_snippet, first_match};
 use super::*;
 use crate::testutil::temp_store;
 
@@ -207,7 +207,25 @@ fn snippets_cut_long_lines_around_the_match() {
     assert_eq!(find_snippet(&b"\n\nfirst\nsecond\n"[..], &terms).unwrap(), "first");
     assert_eq!(find_snippet(&b""[..], &terms).unwrap(), "");
     assert_eq!(find_snippet(&b"no match\r\n"[..], &[]).unwrap(), "no match");
-    assert_eq!(first_match("ünïcode wörds", &["wör".to_owned()]), Some("ünïcode ".len()));
+    assert_eq!(first_match("ünïcode wörds", &["wör".to_owned()]), Some(("ünïcode ".len(), 1)));
+}
+
+/// Two words typed: the snippet is a line with both where there is one, not the first line with
+/// either (`error` on every line of a build log, `timeout` and `error` together once).
+#[test]
+fn a_snippet_is_the_line_with_the_most_of_the_query_words() {
+    let terms = vec!["timeout".to_owned(), "error".to_owned()];
+    let log = "error: lint warning\nerror: retrying\nnote: timeout error in fetch\nerror timeout again\n";
+    assert_eq!(find_snippet(log.as_bytes(), &terms).unwrap(), "note: timeout error in fetch");
+    // A word twice is one of the words.
+    let log = "error error error\nerror timeout\n";
+    assert_eq!(find_snippet(log.as_bytes(), &terms).unwrap(), "error timeout");
+    // No line with both: the first with either.
+    assert_eq!(find_snippet(&b"ok\nerror one\ntimeout two\n"[..], &terms).unwrap(), "error one");
+    // The look for a better line ends past its bound.
+    let far = format!("error first\n{}timeout error\n", "x\n".repeat(SNIPPET_SCAN_BYTES));
+    assert_eq!(find_snippet(far.as_bytes(), &terms).unwrap(), "error first");
+    assert_eq!(first_match("Error: TIMEOUT timeouts", &terms), Some((0, 2)));
 }
 
 #[test]

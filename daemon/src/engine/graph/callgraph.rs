@@ -115,6 +115,13 @@ impl Engine {
         let mut answer = self.stopped.count_if_cancelled(answer)?;
         if p.precise {
             super::precise::apply(self, &config, &root, p.action, depth, &mut answer);
+            // A language server's sites: whether another call is written on the line is the
+            // code graph's to say.
+            project.read(|view| {
+                for e in &mut answer.edges {
+                    e.shares_line = view.graph.other_call_on_line(&e.file, e.line, e.column);
+                }
+            });
         }
         let syntactic = answer.source.as_ref().is_none_or(|s| s.fallback.is_some());
         if let Some(unclaimed) = answer.unclaimed.take().filter(|_| syntactic) {

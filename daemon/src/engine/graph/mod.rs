@@ -517,18 +517,24 @@ fn code_file(root: &Path, rel: &Path) -> Option<CodeFile> {
     let language = match lean_ctx_outline::reads_shebang(rel) {
         // A script without an extension (`bin/deploy`) is read as its `#!` line says, as the
         // index's extractor reads it, so the facts that extractor made of it are used.
-        true => Language::detect(rel, &first_line(&abs)?),
+        true => Language::detect(rel, &first_line(root, &abs)?),
         false => Language::from_path(rel),
     };
     let language = language.filter(|l| has_queries(*l))?;
     Some(CodeFile { rel: rel_string(rel), abs, language })
 }
 
-/// The first line of the file at `path`, enough for its `#!` line; `None` when it cannot be read.
-fn first_line(path: &Path) -> Option<String> {
-    use std::io::Read as _;
+/// The first line of the project file at `path`, enough for its `#!` line; `None` when it cannot
+/// be read or is no regular file. A FIFO or a device in the tree is never read: it is opened
+/// without blocking (see [`open_confined`]) and its type is checked on the descriptor before a
+/// byte is read (a FIFO's open waited for a writer, so the graph's walk hung on it).
+fn first_line(root: &Path, path: &Path) -> Option<String> {
+    let (mut file, _) = open_confined(path, |real| real.starts_with(root)).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
     let mut head = [0u8; 256];
-    let read = std::fs::File::open(path).and_then(|mut file| file.read(&mut head)).ok()?;
+    let read = file.read(&mut head).ok()?;
     let head = String::from_utf8_lossy(&head[..read]);
     Some(head.lines().next().unwrap_or_default().to_string())
 }
@@ -681,6 +687,27 @@ mod tests {
         assert_eq!(read_project_file(&root, &root.join("lib.rs")).as_deref(), Some("pub fn inside() {}\n"));
         assert_eq!(read_project_file(&root, &root.join("link.rs")), None, "a link out of the project");
         assert_eq!(read_project_file(&root, &root.join("big.rs")), None, "over the bound");
+    }
+
+    /// A file without an extension is read for its `#!` line only when it is a regular file: a
+    /// FIFO's open waited for a writer that never came, and the graph's walk with it.
+    #[test]
+    fn a_fifo_without_an_extension_is_not_read_for_its_shebang() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("bin")).unwrap();
+        std::fs::write(root.join("bin/deploy"), "#!/usr/bin/env python3\ndef main():\n    pass\n").unwrap();
+        let fifo = std::ffi::CString::new(root.join("bin/pipe").into_os_string().into_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let (done, answer) = std::sync::mpsc::channel();
+        let walked = root.clone();
+        std::thread::spawn(move || {
+            let languages =
+                ["bin/pipe", "bin/deploy"].map(|rel| code_file(&walked, Path::new(rel)).map(|f| f.language));
+            let _ = done.send(languages);
+        });
+        let languages = answer.recv_timeout(Duration::from_secs(5)).expect("reading a FIFO's first line blocked");
+        assert_eq!(languages, [None, Some(Language::Python)]);
     }
 
     #[test]

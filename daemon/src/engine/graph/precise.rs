@@ -229,6 +229,8 @@ impl Asker<'_> {
                             file: file.clone(),
                             line: site.line + 1,
                             column,
+                            // Read from the code graph once the answer is whole (`callgraph`).
+                            shares_line: false,
                             caller: caller.clone(),
                             callee: callee.clone(),
                             label: Label::Exact,
