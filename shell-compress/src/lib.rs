@@ -20,7 +20,9 @@
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
-//!    kind of the others, which says whether they were left out or shortened); errors never are.
+//!    kind of the others, which says whether they were left out or shortened); errors never are. A
+//!    compiler's warning (cargo, rustc, gcc, clang) is never left out: it keeps at least its message and its
+//!    `file:line`, whatever the exit code.
 //! 6. A listing (ls, find, pip list, a table, a tree) is compacted, not cut, up to [`Options::listing_budget`];
 //!    past it the text says how many entries were left out.
 //!

@@ -144,7 +144,7 @@ fn pytest_warnings(plan: &mut Plan, failed: bool) {
         b.lines.clone().find(|&i| PYTEST_WARNING.is_match(plan.line(i))).unwrap_or(b.lines.start)
     };
     let category = |line: &str| PYTEST_WARNING.captures(line).map_or_else(|| line.to_string(), |c| c[1].to_string());
-    diag::summarize_warnings(plan, &blocks, failed, header, category);
+    diag::summarize_warnings(plan, &blocks, failed, diag::Shorten::AsProtected, header, category);
 }
 
 /// unittest: `test_x (mod.Class.test_x) ... ok` lines go; `FAIL`/`ERROR` lines and the tracebacks stay.
