@@ -314,7 +314,10 @@ impl<'a> Plan<'a> {
     /// a line a count leaves out must then still be shown, not silently dropped.
     fn countable(&mut self, indices: &[usize], failed: bool) -> Vec<usize> {
         let tail = if failed { self.failure_tail_start() } else { self.len() };
-        let (shown, hidden): (Vec<usize>, Vec<usize>) = indices.iter().partition(|&&i| self.protects(i, failed, tail));
+        // A line a family already protected stays too (setting a mark never undoes protection), and so is
+        // shown, not counted.
+        let (shown, hidden): (Vec<usize>, Vec<usize>) =
+            indices.iter().partition(|&&i| self.marks[i] == Mark::Must || self.protects(i, failed, tail));
         for i in shown {
             self.must(i);
         }
