@@ -279,6 +279,25 @@ mod tests {
     }
 
     #[test]
+    fn file_names_fold_by_number_only_when_the_numbers_run_without_a_gap() {
+        // QA: `git stash pop` listed eleven deleted files sorted by name (victim10, victim11, victim12,
+        // victim2, …) and the view said "… 9 lines differing only in numbers omitted" between two of them.
+        let entries = |numbers: &[usize]| -> String {
+            numbers.iter().map(|i| format!("\tdeleted:    victim{i}.txt\n")).collect()
+        };
+        let by_name = [10, 11, 12, 2, 3, 4, 5, 6, 7, 8, 9];
+        let raw = format!("On branch main\n{}{}", entries(&by_name), "x\n".repeat(40));
+        let text = compress("git stash pop", &raw, 0).text;
+        assert!(text.contains(&entries(&by_name)), "{text}");
+        // Every number from the first to the last, in order: the fold's ends name them all.
+        let raw: String = (13..=60).map(|i| format!("\tdeleted:    migrations/{i:04}_old.py\n")).collect();
+        assert_eq!(
+            compress("git stash pop", &raw, 0).text,
+            "\tdeleted:    migrations/0013_old.py\n… 46 lines differing only in numbers omitted\n\tdeleted:    migrations/0060_old.py\n"
+        );
+    }
+
+    #[test]
     fn generic_output_folds_and_cuts() {
         let mut raw = "connecting…\n".repeat(37);
         for i in 0..200 {
