@@ -305,6 +305,51 @@ fn history(plan: &mut Plan, failed: bool) {
     plan.boundary = |previous, line| rules::boundary_before(previous, line) && !line.starts_with(' ');
 }
 
+/// Whether `git log` (or `whatchanged`) was asked for a number of commits: `-n 25`, `-n25`, `-25`,
+/// `--max-count=25`, `--max-count 25`.
+pub(crate) fn asks_for_commits(args: &[String]) -> bool {
+    let Some(("log" | "whatchanged", sub_args)) = split(args) else { return false };
+    let mut words = sub_args.iter().take_while(|w| *w != "--");
+    while let Some(word) = words.next() {
+        let count = match word.as_str() {
+            "-n" | "--max-count" => words.next().map(String::as_str),
+            _ => word
+                .strip_prefix("--max-count=")
+                .or_else(|| word.strip_prefix("-n"))
+                .or_else(|| word.strip_prefix('-').filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))),
+        };
+        if count.is_some_and(|n| n.parse::<usize>().is_ok()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Protects the subject (the first line of the message) of every commit of a log asked for a number of
+/// commits, so no cut of a long run of stat or patch lines takes one: the agent asked for each commit.
+/// The commit's header line stays with it, as the last line of the run before a protected line, which a
+/// cut keeps (see `Plan::cut_runs`).
+pub(crate) fn keep_subjects(plan: &mut Plan) {
+    for i in 0..plan.len() {
+        if !is_commit_header(plan.line(i)) {
+            continue;
+        }
+        let subject = (i + 1..plan.len())
+            .take_while(|&j| !is_commit_header(plan.line(j)))
+            .find(|&j| plan.line(j).starts_with("    ") && !plan.line(j).trim().is_empty());
+        if let Some(j) = subject {
+            plan.must(j);
+        }
+    }
+}
+
+/// `commit <40 hex digits>` and, after it, refs: a `git log` commit's header.
+fn is_commit_header(line: &str) -> bool {
+    line.strip_prefix("commit ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .is_some_and(|sha| sha.len() >= 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// Files whose diffs are machine-written and unreadable: only their size is worth showing.
 const LOCKFILES: &[&str] = &[
     "Cargo.lock",
@@ -505,6 +550,41 @@ mod tests {
         let renames: String = (0..20).map(|i| format!("\trenamed:    a{i}.rs -> b{i}.rs\n")).collect();
         let text = compress("git status", &format!("Changes to be committed:\n{renames}"), 0).text;
         assert!(text.contains("\trenamed:    a19.rs -> b19.rs\n"), "{text}");
+    }
+
+    #[test]
+    fn a_log_asked_for_n_commits_shows_each_ones_header_and_subject() {
+        // QA: `git log --stat -n 25` showed five commits, `… 133 lines omitted`, then the last one.
+        let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+        for asked in ["log --stat -n 25", "log -n25", "log -25 --stat", "log --max-count=3", "-C x log --max-count 3"] {
+            assert!(super::asks_for_commits(&words(asked)), "{asked}");
+        }
+        for not in ["log --stat", "log --no-merges", "show -n 3", "log -- -3"] {
+            assert!(!super::asks_for_commits(&words(not)), "{not}");
+        }
+        let mut raw = String::new();
+        for c in 0..25 {
+            raw += &format!(
+                "commit {c:02x}{}\nAuthor: qa <a@b>\nDate:   Mon Dec 7 00:21:{c:02} 2026 +0000\n\n",
+                "a".repeat(38)
+            );
+            raw += &format!("    commit number {c} fixes bug #{}\n\n", c * 7);
+            let files = if c % 5 == 0 { 60 } else { 1 };
+            raw += &(0..files).map(|f| format!(" src/file_{c}_{f}.py | 1 +\n")).collect::<String>();
+            raw += &format!(" {files} files changed, {files} insertions(+)\n\n");
+        }
+        let text = crate::compress("git log --stat -n 25", &raw, 0).text;
+        for c in 0..25 {
+            assert!(
+                text.contains(&format!("commit {c:02x}aaaaaaaaaa · qa · Mon Dec 7 00:21:{c:02} 2026 +0000\n")),
+                "{c}: {text}"
+            );
+            assert!(text.contains(&format!("    commit number {c} fixes bug #{}\n", c * 7)), "{c}: {text}");
+        }
+        assert!(text.contains(" lines omitted\n"), "a commit's long stat is still cut: {text}");
+        // Without a count the log is cut as any long output.
+        let text = crate::compress("git log --stat", &raw, 0).text;
+        assert!(!text.contains("    commit number 12 fixes"), "{text}");
     }
 
     #[test]

@@ -125,6 +125,9 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     let failed = exit_code != 0;
     let mut plan = Plan::new(&lines);
     family.apply(&mut plan, failed);
+    if detect::asks_for_commits(command_line) {
+        git::keep_subjects(&mut plan);
+    }
     let pattern = detect::search_pattern(command_line);
     let prints_files = detect::prints_files(command_line);
     // Before protection, which would show a left-out hunk's location header and error-looking code after a
