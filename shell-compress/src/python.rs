@@ -90,9 +90,15 @@ const PYTEST_PREAMBLE: &[&str] = &["platform ", "cachedir: ", "rootdir: ", "conf
 /// failure sections (with the `_ _ _` separators between a traceback's frames, which say where one file's
 /// frames end), the short summary and the final tally stay. Warnings beyond the first few are counted.
 fn pytest(plan: &mut Plan, failed: bool) {
+    // Verbose result lines are counted by their outcome: an XFAIL is neither a pass nor a skip.
     runner::results(plan, failed, |line| {
         let caps = PYTEST_VERBOSE.captures(line)?;
-        Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
+        matches!(&caps[1], "FAILED" | "ERROR").then_some(Verdict::Fail)
+    });
+    plan.drop_counted_by_kind("lines of tests not shown", NoteAt::First, failed, |line| {
+        let caps = PYTEST_VERBOSE.captures(line)?;
+        let outcome = caps.get(1)?.as_str();
+        (!matches!(outcome, "FAILED" | "ERROR")).then_some(outcome)
     });
     // A progress line's `F` and `E` are failures the failure sections and the short summary name. A
     // traceback's `^^^^` line underlines the code above it: the frame's location and code say where.
@@ -279,10 +285,23 @@ mod tests {
         assert!(text.starts_with("… 7 lines not shown: session header\n"), "{text}");
         // The last ten lines of a failure are shown whole, passing tests' among them.
         assert!(
-            text.contains("… 24 lines of passing or skipped tests not shown\ntests/test_shop.py::test_case_24"),
+            text.contains("… 24 lines of tests not shown: PASSED; 6 more shown\ntests/test_shop.py::test_case_24"),
             "{text}"
         );
         assert!(text.contains("tests/test_shop.py::test_bad FAILED [100%]\n"), "{text}");
+    }
+
+    #[test]
+    fn verbose_results_are_counted_by_outcome() {
+        // QA: an XFAIL among passing tests was counted as "passing or skipped".
+        let mut raw: String = (0..30).map(|i| format!("tests/test_qa.py::test_{i} PASSED [{:>3}%]\n", i * 3)).collect();
+        raw += "tests/test_qa.py::test_xfail_real XFAIL (known bug) [ 95%]\n";
+        raw += "tests/test_qa.py::test_slow SKIPPED (slow) [ 97%]\n";
+        raw += "tests/test_qa.py::test_bad FAILED [100%]\n\n";
+        raw += &(0..12).map(|i| format!("E   detail line {i}\n")).collect::<String>();
+        raw += "FAILED tests/test_qa.py::test_bad - assert 1 == 2\n=== 1 failed, 30 passed, 1 skipped, 1 xfailed ===\n";
+        let text = compress("pytest -v tests/test_qa.py", &raw, 1).text;
+        assert!(text.starts_with("… 32 lines of tests not shown: PASSED ×30, XFAIL ×1, SKIPPED ×1\n"), "{text}");
     }
 
     #[test]
