@@ -325,22 +325,48 @@ pub(crate) fn asks_for_commits(args: &[String]) -> bool {
     false
 }
 
+/// Lines of a commit's message and `--stat` shown under its subject in a long log asked for a number of
+/// commits; the rest of them are cut, counted.
+const COMMIT_LINES_SHOWN: usize = 3;
+
 /// Protects the subject (the first line of the message) of every commit of a log asked for a number of
-/// commits, so no cut of a long run of stat or patch lines takes one: the agent asked for each commit.
-/// The commit's header line stays with it, as the last line of the run before a protected line, which a
-/// cut keeps (see `Plan::cut_runs`).
+/// commits, so no cut of a long run takes one: the agent asked for each commit. The commit's header line
+/// stays with it. Protected subjects split the log into runs too short for the cut, so in a log longer than
+/// a cut's limit each commit shows its first [`COMMIT_LINES_SHOWN`] lines of message and stat and cuts the
+/// rest (a patch's hunks are budgeted apart, `hunk_budget`).
 pub(crate) fn keep_subjects(plan: &mut Plan) {
-    for i in 0..plan.len() {
-        if !is_commit_header(plan.line(i)) {
+    let headers: Vec<usize> = (0..plan.len()).filter(|&i| is_commit_header(plan.line(i))).collect();
+    let long = plan.len() > Cut::DEFAULT.max;
+    for (k, &header) in headers.iter().enumerate() {
+        let next = headers.get(k + 1).copied().unwrap_or(plan.len());
+        let Some(subject) =
+            (header + 1..next).find(|&j| plan.line(j).starts_with("    ") && !plan.line(j).trim().is_empty())
+        else {
+            continue;
+        };
+        plan.must(subject);
+        if !long {
             continue;
         }
-        let subject = (i + 1..plan.len())
-            .take_while(|&j| !is_commit_header(plan.line(j)))
-            .find(|&j| plan.line(j).starts_with("    ") && !plan.line(j).trim().is_empty());
-        if let Some(j) = subject {
-            plan.must(j);
+        // The message's further lines and the stat's, outside any hunk.
+        let told: Vec<usize> = (subject + 1..next)
+            .filter(|&j| !plan.in_hunk(j) && plan.mark(j) == Mark::Keep && !plan.line(j).trim().is_empty())
+            .filter(|&j| plan.line(j).starts_with("    ") || is_stat_line(plan.line(j)))
+            .collect();
+        if told.len() > COMMIT_LINES_SHOWN + 1 {
+            let (first, last) = (told[COMMIT_LINES_SHOWN], told[told.len() - 1]);
+            for j in first..=last {
+                if plan.mark(j) == Mark::Keep && !plan.in_hunk(j) {
+                    plan.set(j, Mark::Omit);
+                }
+            }
         }
     }
+}
+
+/// A `--stat` line: ` path | 3 ++-` or the ` 2 files changed, …` total.
+fn is_stat_line(line: &str) -> bool {
+    line.starts_with(' ') && (line.contains(" | ") || line.contains(" changed, ") || line.ends_with(" changed"))
 }
 
 /// `commit <40 hex digits>` and, after it, refs: a `git log` commit's header.
