@@ -77,7 +77,7 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     if out.timed_out {
         push_block(&mut text, &timed_out_note(out.duration_ms, out.exit_code));
     }
-    say_no_output(&mut text, surface);
+    say_no_output(&mut text);
     // The call's exit code, in the JSON too (an MCP host's structured content): a timed-out
     // command ended as the timeout made it (the text's `[exit:137]`, which the note explains).
     let exit_code = if out.timed_out { TIMED_OUT } else { out.exit_code };
@@ -92,9 +92,9 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
 }
 
 /// What an agent reads for a command that printed nothing and exited 0 (a failure's text has its
-/// `[exit:N]`): an empty answer reads like a lost one. The CLI prints nothing, as the command did.
-fn say_no_output(text: &mut String, surface: Surface) {
-    if text.is_empty() && surface == Surface::Mcp {
+/// `[exit:N]`): an empty answer reads like a lost one. `lctx run` prints the same, as it does every answer.
+fn say_no_output(text: &mut String) {
+    if text.is_empty() {
         text.push_str("(no output)");
     }
 }
@@ -282,13 +282,10 @@ mod tests {
     fn a_silent_success_says_so_to_an_agent() {
         // QA: `go vet ./...` (exit 0, no output) came back to the agent as an empty string.
         let mut text = String::new();
-        say_no_output(&mut text, Surface::Mcp);
+        say_no_output(&mut text);
         assert_eq!(text, "(no output)");
-        let mut text = String::new();
-        say_no_output(&mut text, Surface::Cli);
-        assert_eq!(text, "");
         let mut text = "[exit:1]".to_string();
-        say_no_output(&mut text, Surface::Mcp);
+        say_no_output(&mut text);
         assert_eq!(text, "[exit:1]");
     }
 
