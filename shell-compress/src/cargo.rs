@@ -4,7 +4,8 @@
 //! Dropped, with a note counting them by kind: progress lines (`Compiling x v1`), passing and ignored test
 //! lines (the `test result:` and `Summary` lines count them too), a note per test binary. Dropped with a
 //! count: test binaries without tests, nextest's run ID. Errors stay
-//! whole; warnings beyond the first few are summarised; benchmark results stay.
+//! whole; warnings beyond the first few are shortened to their message and location lines, whatever the exit
+//! code; benchmark results stay.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -93,6 +94,7 @@ fn warnings(plan: &mut Plan, failed: bool) {
         plan,
         &blocks,
         failed,
+        diag::Shorten::ToLocation,
         |_, b| b.lines.start,
         |header| {
             let message = HEADER.find(header).map_or(header, |m| &header[m.end()..]);
@@ -198,6 +200,31 @@ mod tests {
         let raw: String = (0..30).map(|i| format!("test bench_{i} ... bench:   1,{i:03} ns/iter (+/- 5)\n")).collect();
         let text = compress("cargo bench", &(raw.clone() + "\ntest result: ok. 0 passed; 0 failed\n"), 0).text;
         assert!(text.contains("test bench_17 ... bench:   1,017 ns/iter (+/- 5)\n"), "{text}");
+    }
+
+    #[test]
+    fn a_successful_builds_summarised_warnings_keep_message_and_location() {
+        // QA: `cargo clippy` (exit 0) said "… 17 more warnings not shown: …, 2 other kinds", and the two
+        // other kinds were the lints on the function just written, with no `file:line`.
+        let warning = |message: &str, line: usize| {
+            format!(
+                "warning: {message}\n    --> src/lib.rs:{line}:5\n     |\n{line} |     code();\n     |     ^^^^\n     |\n     = help: see the lint\n\n"
+            )
+        };
+        let mut raw = String::from("    Checking smallvec v1.16.6 (/p/smallvec)\n");
+        raw += &(0..12).map(|i| warning("unexpected `cfg` condition value: `serde`", 100 + i)).collect::<String>();
+        raw += &warning("this if-then-else expression returns a bool literal", 2831);
+        raw += "warning: `smallvec` (lib) generated 13 warnings\n    Finished `dev` profile in 0.99s\n";
+        let text = compress("cargo clippy", &raw, 0).text;
+        assert!(text.contains("… 9 more warnings shortened to message and location: "), "{text}");
+        for line in 100..112 {
+            assert!(text.contains(&format!("`serde`\n    --> src/lib.rs:{line}:5\n")), "{line}: {text}");
+        }
+        assert!(
+            text.contains("warning: this if-then-else expression returns a bool literal\n    --> src/lib.rs:2831:5\n"),
+            "{text}"
+        );
+        assert!(text.matches("= help: see the lint").count() < 13, "{text}");
     }
 
     #[test]

@@ -78,6 +78,12 @@ pub(crate) fn prints_files(command_line: &str) -> bool {
         )
 }
 
+/// Whether `command_line` is a `git log` asked for a number of commits (`git log --stat -n 25`).
+pub(crate) fn asks_for_commits(command_line: &str) -> bool {
+    let words = first_printing(command_line);
+    words.first().is_some_and(|program| basename(program) == "git") && crate::git::asks_for_commits(&words[1..])
+}
+
 /// The words of the first command of `command_line` that prints (setup such as `cd x &&` skipped), wrappers
 /// such as `sudo` peeled off; empty when there is none.
 fn first_printing(command_line: &str) -> Vec<String> {

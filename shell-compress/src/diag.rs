@@ -74,6 +74,17 @@ pub(crate) fn condense(plan: &mut Plan, lines: Range<usize>, header: usize) {
 /// kinds stays short.
 pub(crate) const KINDS_IN_FULL: usize = 5;
 
+/// What a warning that is not shown in full keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shorten {
+    /// The lines the shared protection keeps (after a failure, its locations), and with them its header; a
+    /// warning with none of them goes. For linters and loggers, whose warnings are advice counted by kind.
+    AsProtected,
+    /// Its header and location lines, whatever the exit code: a compiler's warning is about the code the agent
+    /// just wrote, and where it is cannot be rebuilt from a count by kind.
+    ToLocation,
+}
+
 /// What summarising did to a warning that is not shown in full.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Outcome {
@@ -89,8 +100,9 @@ enum Outcome {
 /// [`KINDS_IN_FULL`]), in full (their header and location lines protected, so a later cut of a long run cannot
 /// take them), and summarises the rest with a count by kind.
 ///
-/// A summarised warning keeps the lines that the shared protection would show anyway (after a failure, its
-/// locations; see [`rules::protected`]) and, with them, its header; the rest of it goes. The notes count only
+/// A summarised warning keeps what `shorten` says: the lines that the shared protection would show anyway
+/// (after a failure, its locations; see [`rules::protected`]) or its location lines always, and with them its
+/// header; the rest of it goes. The notes count only
 /// what they say: warnings left out, and warnings shortened to message and location, each with their kinds;
 /// a warning that keeps every line is shown, not counted. `header_of` gives the line of a block that names
 /// it, `kind` maps that line to a short category for the count.
@@ -98,6 +110,7 @@ pub(crate) fn summarize_warnings(
     plan: &mut Plan,
     blocks: &[Block],
     failed: bool,
+    shorten: Shorten,
     header_of: impl Fn(&Plan, &Block) -> usize,
     kind: impl Fn(&str) -> String,
 ) {
@@ -122,7 +135,7 @@ pub(crate) fn summarize_warnings(
         if block.lines.end > shortenable {
             continue;
         }
-        match summarize_block(plan, block.lines.clone(), header, failed) {
+        match summarize_block(plan, block.lines.clone(), header, failed, shorten) {
             Outcome::Whole => continue,
             Outcome::Shortened => shortened.add(block.lines.start, kind),
             Outcome::Removed => removed.add(block.lines.start, kind),
@@ -153,10 +166,12 @@ fn shown_in_full(kinds: &[String]) -> Vec<bool> {
         .collect()
 }
 
-/// Keeps of the warning `lines` only what the shared protection will show (and, with it, its `header`), and
-/// says what became of it.
-fn summarize_block(plan: &mut Plan, lines: Range<usize>, header: usize, failed: bool) -> Outcome {
-    let kept: Vec<usize> = lines.clone().filter(|&i| rules::protected(plan.line(i), failed)).collect();
+/// Keeps of the warning `lines` only what the shared protection will show, or its locations as `shorten` says
+/// (and, with them, its `header`), and says what became of it.
+fn summarize_block(plan: &mut Plan, lines: Range<usize>, header: usize, failed: bool, shorten: Shorten) -> Outcome {
+    let keeps =
+        |line: &str| rules::protected(line, failed) || (shorten == Shorten::ToLocation && rules::has_location(line));
+    let kept: Vec<usize> = lines.clone().filter(|&i| keeps(plan.line(i))).collect();
     if kept.is_empty() {
         plan.set_range(lines, Mark::Drop);
         return Outcome::Removed;
@@ -211,7 +226,7 @@ pub(crate) fn summarize_warning_lines(
         .filter(|&i| is_warning(plan.line(i)))
         .map(|i| Block { lines: i..i + 1, severity: Severity::Warning })
         .collect();
-    summarize_warnings(plan, &blocks, failed, |_, b| b.lines.start, kind);
+    summarize_warnings(plan, &blocks, failed, Shorten::AsProtected, |_, b| b.lines.start, kind);
 }
 
 /// `a ×3, b ×1, …` for at most five kinds, in order of first appearance; past them `N other kinds`.
@@ -229,11 +244,13 @@ pub(crate) fn count_list_of(kinds: &[(String, usize)], others: &str) -> String {
 }
 
 /// A diagnostic message with identifiers in backticks or quotes blanked, so "unused variable: `a`" and
-/// "unused variable: `b`" count as one kind.
+/// "unused variable: `b`" count as one kind. An apostrophe after a letter ("function's") is no quote.
 pub(crate) fn message_kind(message: &str) -> String {
     let mut out = String::new();
     let mut quote: Option<char> = None;
+    let mut previous = ' ';
     for c in message.chars() {
+        let after_letter = std::mem::replace(&mut previous, c).is_alphanumeric();
         match quote {
             Some(q) if c == q => {
                 out.push(c);
@@ -242,7 +259,7 @@ pub(crate) fn message_kind(message: &str) -> String {
             Some(_) => {}
             None => {
                 out.push(c);
-                if matches!(c, '`' | '\'' | '"' | '‘') {
+                if matches!(c, '`' | '"' | '‘') || (c == '\'' && !after_letter) {
                     quote = Some(if c == '‘' { '’' } else { c });
                     out.push('…');
                 }
@@ -265,6 +282,10 @@ mod tests {
     fn kinds_blank_identifiers() {
         assert_eq!(message_kind("unused variable: `tmp`"), "unused variable: `…`");
         assert_eq!(message_kind("unused variable ‘x’ [-Wunused]"), "unused variable ‘…’ [-Wunused]");
+        assert_eq!(
+            message_kind("unsafe function's docs are missing a `# Safety` section"),
+            "unsafe function's docs are missing a `…` section"
+        );
     }
 
     #[test]
@@ -275,7 +296,7 @@ mod tests {
         let mut plan = Plan::new(&lines);
         let found = blocks(&plan, header, |_| false, |_| false);
         assert_eq!(found.len(), 6);
-        summarize_warnings(&mut plan, &found, false, |_, b| b.lines.start, message_kind);
+        summarize_warnings(&mut plan, &found, false, Shorten::AsProtected, |_, b| b.lines.start, message_kind);
         let text = plan.render();
         assert!(text.contains("warning: unused `v2`"));
         assert!(!text.contains("v3"));
@@ -289,7 +310,7 @@ mod tests {
         lines.extend(["warning: deprecated `old`".into(), "  --> a.rs:9:1".into()]);
         let mut plan = Plan::new(&lines);
         let found = blocks(&plan, header, |_| false, |_| false);
-        summarize_warnings(&mut plan, &found, false, |_, b| b.lines.start, message_kind);
+        summarize_warnings(&mut plan, &found, false, Shorten::AsProtected, |_, b| b.lines.start, message_kind);
         let text = plan.render();
         assert!(text.contains("warning: deprecated `old`\n  --> a.rs:9:1\n"), "{text}");
         assert!(text.contains("… 5 more warnings not shown: warning: unused `…` ×5\n"), "{text}");
@@ -309,7 +330,7 @@ mod tests {
         let mut plan = Plan::new(&lines);
         let found = blocks(&plan, header, |_| false, |_| false);
         assert_eq!(found.len(), 3);
-        summarize_warnings(&mut plan, &found, false, |_, b| b.lines.start, message_kind);
+        summarize_warnings(&mut plan, &found, false, Shorten::AsProtected, |_, b| b.lines.start, message_kind);
         plan.cut = crate::plan::Cut { max: 20, head: 5, tail: 5 };
         plan.cut_runs();
         let text = plan.render();
@@ -325,7 +346,7 @@ mod tests {
             (0..5).flat_map(|i| [format!("warning: w{i}"), format!("  --> a.rs:{i}:1"), "   |  code".into()]).collect();
         let mut plan = Plan::new(&lines);
         let found = blocks(&plan, header, |_| false, |_| false);
-        summarize_warnings(&mut plan, &found, true, |_, b| b.lines.start, message_kind);
+        summarize_warnings(&mut plan, &found, true, Shorten::AsProtected, |_, b| b.lines.start, message_kind);
         plan.protect_failure();
         assert_eq!(plan.render(), lines.join("\n") + "\n");
     }
@@ -339,7 +360,7 @@ mod tests {
         lines.extend((0..FAILURE_TAIL).map(|k| format!("closing {k}")));
         let mut plan = Plan::new(&lines);
         let found = blocks(&plan, header, |_| false, |_| false);
-        summarize_warnings(&mut plan, &found, true, |_, b| b.lines.start, message_kind);
+        summarize_warnings(&mut plan, &found, true, Shorten::AsProtected, |_, b| b.lines.start, message_kind);
         let text = plan.render();
         assert!(text.contains("warning: w4\n  --> a.rs:4:1\n"));
         assert_eq!(text.matches("|  code").count(), 3);

@@ -101,14 +101,20 @@ fn commit_has_message(args: &[String]) -> bool {
         || has_short(args, 'C')
 }
 
-/// Entries of one kind in one section of `git status` shown before the rest are counted.
+/// Entries of one kind in one section of `git status` shown as git prints them before the rest are listed
+/// by name only.
 const STATUS_SHOWN: usize = 10;
 
-/// Drops `(use "git add <file>..." to …)` advice, counted, and past [`STATUS_SHOWN`] entries of one kind in one section
-/// (`modified:` among the changes not staged, the untracked files) shows a count of the rest in their place.
-/// So every section header stays, and so does every entry of a kind there are few of (a `deleted:` among
-/// sixty `modified:`), which a cut of the long list would hide. Conflicts are shown whatever their number:
-/// each needs resolving.
+/// About how many characters the names of one kind's further entries may take; past it the rest are counted.
+const STATUS_NAMES_CHARS: usize = 4_000;
+
+/// Drops `(use "git add <file>..." to …)` advice, counted, and past [`STATUS_SHOWN`] entries of one kind in one
+/// section (`modified:` among the changes not staged, the untracked files) lists the rest by name, grouped by
+/// directory (`deleted: migrations/{0013_old.py, 0014_old.py}, victim9.txt`): a file's name is what a status
+/// is read for, so a count alone would not do. Only past [`STATUS_NAMES_CHARS`] are the last counted. So
+/// every section header stays, and so does every entry of a kind there are few of (a `deleted:` among sixty
+/// `modified:`), which a cut of the long list would hide. Conflicts are shown whatever their number: each
+/// needs resolving.
 fn status(plan: &mut Plan, failed: bool) {
     plan.drop_counted("lines of advice (use \"git …\") not shown", NoteAt::First, failed, |line| {
         let trimmed = line.trim();
@@ -134,13 +140,81 @@ fn status(plan: &mut Plan, failed: bool) {
         }
     }
     for ((_, kind), entries) in groups {
-        // Two entries cost about what their count does: fold only when it saves lines.
         if entries.len() > STATUS_SHOWN + 2 {
             let rest = &entries[STATUS_SHOWN..];
-            let indent = if plan.line(rest[0]).starts_with('\t') { "\t" } else { "" };
-            // An entry protection shows anyway (a path naming an error) is not counted as not shown.
-            plan.replace_counted(rest, failed, |hidden| format!("{indent}… {hidden} more {kind} entries not shown"));
+            // An entry protection shows anyway (a path naming an error) stays as it is.
+            let lines = plan.lines();
+            plan.replace_hidden(rest, failed, |hidden| names_listing(lines, hidden, &kind));
         }
+        // The entries left as git printed them (the listing not being the shorter, say) are names too: no
+        // later cut of a long run may take them.
+        for i in entries {
+            if plan.mark(i) == Mark::Keep {
+                plan.set(i, Mark::Must);
+            }
+        }
+    }
+}
+
+/// The status entries `entries` of `kind`, by name only: `\tdeleted: dir/{a, b}, c` (long format) or
+/// `?? dir/{a, b}, c` (short), the names of consecutive entries in one directory grouped; past
+/// [`STATUS_NAMES_CHARS`], a last line counts the rest. `None` when a name would read ambiguously so (a rename's
+/// `a -> b`, a quoted name, a comma or brace in it).
+fn names_listing(lines: &[String], entries: &[usize], kind: &str) -> Option<String> {
+    let first = lines[entries[0]].as_str();
+    let (indent, label) = match first.strip_prefix('\t') {
+        Some(_) => ("\t", format!("{kind}:")),
+        None => ("", first[..2].to_string()),
+    };
+    let mut paths = Vec::new();
+    let mut chars = 0;
+    for &i in entries {
+        let path = entry_path(&lines[i], kind)?;
+        if [", ", "{", "}", " -> ", "\""].iter().any(|bad| path.contains(bad)) {
+            return None;
+        }
+        chars += path.len() + 2;
+        if chars > STATUS_NAMES_CHARS {
+            break;
+        }
+        paths.push(path);
+    }
+    // Consecutive names in one directory: (directory, names).
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for path in &paths {
+        // An untracked directory ends in `/`: it is named in its parent.
+        let (dir, name) = match path.trim_end_matches('/').rsplit_once('/') {
+            Some((dir, _)) => (dir, &path[dir.len() + 1..]),
+            None => ("", *path),
+        };
+        match groups.last_mut() {
+            Some((last, names)) if *last == dir => names.push(name),
+            _ => groups.push((dir, vec![name])),
+        }
+    }
+    let items: Vec<String> = groups
+        .iter()
+        .map(|(dir, names)| match (dir.is_empty(), names.as_slice()) {
+            (true, _) => names.join(", "),
+            (false, [name]) => format!("{dir}/{name}"),
+            (false, _) => format!("{dir}/{{{}}}", names.join(", ")),
+        })
+        .collect();
+    let mut text = format!("{indent}{label} {}", items.join(", "));
+    let left = entries.len() - paths.len();
+    if left > 0 {
+        text += &format!("\n{indent}… {left} more {kind} entries not shown; ctx_expand has them");
+    }
+    Some(text)
+}
+
+/// The path a status entry of `kind` names: after `kind:` and its padding (long format), the line itself under
+/// the untracked and ignored headers, after the two-letter code (short).
+fn entry_path<'a>(line: &'a str, kind: &str) -> Option<&'a str> {
+    match line.strip_prefix('\t') {
+        Some(entry) if matches!(kind, "untracked" | "ignored") => Some(entry),
+        Some(entry) => Some(entry.strip_prefix(kind)?.strip_prefix(':')?.trim_start()),
+        None => line.get(3..),
     }
 }
 
@@ -229,6 +303,77 @@ fn history(plan: &mut Plan, failed: bool) {
     // git indents a commit's message (by four spaces) and its `--stat` lines (by one) after a blank line, which
     // would read as a new paragraph: a cut there would show a commit's header and hide what it says.
     plan.boundary = |previous, line| rules::boundary_before(previous, line) && !line.starts_with(' ');
+}
+
+/// Whether `git log` (or `whatchanged`) was asked for a number of commits: `-n 25`, `-n25`, `-25`,
+/// `--max-count=25`, `--max-count 25`.
+pub(crate) fn asks_for_commits(args: &[String]) -> bool {
+    let Some(("log" | "whatchanged", sub_args)) = split(args) else { return false };
+    let mut words = sub_args.iter().take_while(|w| *w != "--");
+    while let Some(word) = words.next() {
+        let count = match word.as_str() {
+            "-n" | "--max-count" => words.next().map(String::as_str),
+            _ => word
+                .strip_prefix("--max-count=")
+                .or_else(|| word.strip_prefix("-n"))
+                .or_else(|| word.strip_prefix('-').filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))),
+        };
+        if count.is_some_and(|n| n.parse::<usize>().is_ok()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Lines of a commit's message and `--stat` shown under its subject in a long log asked for a number of
+/// commits; the rest of them are cut, counted.
+const COMMIT_LINES_SHOWN: usize = 3;
+
+/// Protects the subject (the first line of the message) of every commit of a log asked for a number of
+/// commits, so no cut of a long run takes one: the agent asked for each commit. The commit's header line
+/// stays with it. Protected subjects split the log into runs too short for the cut, so in a log longer than
+/// a cut's limit each commit shows its first [`COMMIT_LINES_SHOWN`] lines of message and stat and cuts the
+/// rest (a patch's hunks are budgeted apart, `hunk_budget`).
+pub(crate) fn keep_subjects(plan: &mut Plan) {
+    let headers: Vec<usize> = (0..plan.len()).filter(|&i| is_commit_header(plan.line(i))).collect();
+    let long = plan.len() > Cut::DEFAULT.max;
+    for (k, &header) in headers.iter().enumerate() {
+        let next = headers.get(k + 1).copied().unwrap_or(plan.len());
+        let Some(subject) =
+            (header + 1..next).find(|&j| plan.line(j).starts_with("    ") && !plan.line(j).trim().is_empty())
+        else {
+            continue;
+        };
+        plan.must(subject);
+        if !long {
+            continue;
+        }
+        // The message's further lines and the stat's, outside any hunk.
+        let told: Vec<usize> = (subject + 1..next)
+            .filter(|&j| !plan.in_hunk(j) && plan.mark(j) == Mark::Keep && !plan.line(j).trim().is_empty())
+            .filter(|&j| plan.line(j).starts_with("    ") || is_stat_line(plan.line(j)))
+            .collect();
+        if told.len() > COMMIT_LINES_SHOWN + 1 {
+            let (first, last) = (told[COMMIT_LINES_SHOWN], told[told.len() - 1]);
+            for j in first..=last {
+                if plan.mark(j) == Mark::Keep && !plan.in_hunk(j) {
+                    plan.set(j, Mark::Omit);
+                }
+            }
+        }
+    }
+}
+
+/// A `--stat` line: ` path | 3 ++-` or the ` 2 files changed, …` total.
+fn is_stat_line(line: &str) -> bool {
+    line.starts_with(' ') && (line.contains(" | ") || line.contains(" changed, ") || line.ends_with(" changed"))
+}
+
+/// `commit <40 hex digits>` and, after it, refs: a `git log` commit's header.
+fn is_commit_header(line: &str) -> bool {
+    line.strip_prefix("commit ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .is_some_and(|sha| sha.len() >= 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Files whose diffs are machine-written and unreadable: only their size is worth showing.
@@ -355,7 +500,7 @@ mod tests {
     use crate::compress;
 
     #[test]
-    fn a_long_status_keeps_every_section_and_every_rare_entry_and_counts_the_rest() {
+    fn a_long_status_keeps_every_section_and_every_rare_entry_and_lists_the_rest_by_name() {
         let mut raw = String::from("On branch main\nChanges to be committed:\n");
         raw +=
             "  (use \"git restore --staged <file>...\" to unstage)\n\tdeleted:    f150.txt\n\tmodified:   f151.txt\n\n";
@@ -371,38 +516,101 @@ mod tests {
         raw += "\nUnmerged paths:\n";
         raw += &(1..=14).map(|i| format!("\tboth modified:   c{i}.txt\n")).collect::<String>();
         let text = compress("git status", &raw, 0).text;
+        let modified: Vec<&str> = files.iter().map(String::as_str).filter(|f| *f != "f40.txt").skip(10).collect();
         for line in [
             "Changes to be committed:",
             "\tdeleted:    f150.txt",
             "Changes not staged for commit:",
             "\tdeleted:    f40.txt",
-            "\t… 49 more modified entries not shown",
+            &format!("\tmodified: {}", modified.join(", ")),
             "Untracked files:",
-            "\t… 20 more untracked entries not shown",
+            "\tnew_30.txt",
             "Unmerged paths:",
             "\tboth modified:   c14.txt",
         ] {
             assert!(text.lines().any(|shown| shown == line), "{line:?} lost:\n{text}");
         }
-        assert!(!text.contains("lines omitted"), "{text}");
-        // The short format counts by code.
+        assert!(!text.contains("lines omitted") && !text.contains("not shown;"), "{text}");
+        // The short format lists by code.
         let short: String =
-            (1..=40).map(|i| format!(" M f{i}.txt\n")).collect::<String>() + " D gone.txt\n?? new.txt\n";
+            (1..=100).map(|i| format!(" M f{i}.txt\n")).collect::<String>() + " D gone.txt\n?? new.txt\n";
         let text = compress("git status -s", &short, 0).text;
-        assert!(text.contains("\n… 30 more ` M` entries not shown\n D gone.txt\n?? new.txt\n"), "{text}");
+        let rest: Vec<String> = (11..=100).map(|i| format!("f{i}.txt")).collect();
+        assert!(text.contains(&format!("\n M {}\n D gone.txt\n?? new.txt\n", rest.join(", "))), "{text}");
         // A path ending in `:` is no section header: the 41 untracked entries are one group.
-        let colon: String = (1..=30).map(|i| format!("?? new{i}.txt\n")).collect::<String>()
+        let colon: String = (1..=80).map(|i| format!("?? new{i}.txt\n")).collect::<String>()
             + "?? odd:\n"
-            + &(31..=40).map(|i| format!("?? new{i}.txt\n")).collect::<String>();
+            + &(81..=90).map(|i| format!("?? new{i}.txt\n")).collect::<String>();
         let text = compress("git status -s", &colon, 0).text;
-        assert!(text.contains("\n… 31 more `??` entries not shown\n"), "{text}");
-        // An entry protection shows anyway is not counted among those not shown.
+        assert!(text.contains(", new80.txt, odd:, new81.txt,"), "{text}");
+        // An entry protection shows anyway stays as it is; consecutive names in one directory are grouped.
         let mut flagged: String = (10..=40).map(|i| format!("\tmodified:   src/f{i}.rs\n")).collect();
         flagged += "\tmodified:   docs/CRITICAL.md\n";
         let text =
             compress("git status", &format!("On branch main\nChanges not staged for commit:\n{flagged}"), 0).text;
-        assert!(text.contains("\t… 21 more modified entries not shown\n"), "{text}");
+        let grouped: Vec<String> = (20..=40).map(|i| format!("f{i}.rs")).collect();
+        assert!(text.contains(&format!("\tmodified: src/{{{}}}\n", grouped.join(", "))), "{text}");
         assert!(text.contains("\tmodified:   docs/CRITICAL.md\n"), "{text}");
+    }
+
+    #[test]
+    fn status_names_past_their_budget_are_counted_and_a_rename_stays_whole() {
+        // QA: `… 4 more deleted entries not shown` named none of the four.
+        let mut raw = String::from("On branch main\nChanges not staged for commit:\n");
+        raw += &(13..=26).map(|i| format!("\tdeleted:    migrations/00{i}_old.py\n")).collect::<String>();
+        raw += &(1..=12).map(|i| format!("\tdeleted:    victim{i}.txt\n")).collect::<String>();
+        let text = compress("git status", &raw, 0).text;
+        assert!(
+            text.contains("\tdeleted: migrations/{0023_old.py, 0024_old.py, 0025_old.py, 0026_old.py}, victim1.txt, "),
+            "{text}"
+        );
+        let long: String = (0..900).map(|i| format!("\tmodified:   src/module_{i:04}/file.rs\n")).collect();
+        let text = compress("git status", &format!("Changes not staged for commit:\n{long}"), 0).text;
+        let count = text.lines().find(|l| l.contains("more modified entries not shown")).expect("counted");
+        let listed = text.matches("/file.rs").count();
+        assert_eq!(
+            count,
+            format!("\t… {} more modified entries not shown; ctx_expand has them", 900 - listed),
+            "{text}"
+        );
+        let renames: String = (0..20).map(|i| format!("\trenamed:    a{i}.rs -> b{i}.rs\n")).collect();
+        let text = compress("git status", &format!("Changes to be committed:\n{renames}"), 0).text;
+        assert!(text.contains("\trenamed:    a19.rs -> b19.rs\n"), "{text}");
+    }
+
+    #[test]
+    fn a_log_asked_for_n_commits_shows_each_ones_header_and_subject() {
+        // QA: `git log --stat -n 25` showed five commits, `… 133 lines omitted`, then the last one.
+        let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+        for asked in ["log --stat -n 25", "log -n25", "log -25 --stat", "log --max-count=3", "-C x log --max-count 3"] {
+            assert!(super::asks_for_commits(&words(asked)), "{asked}");
+        }
+        for not in ["log --stat", "log --no-merges", "show -n 3", "log -- -3"] {
+            assert!(!super::asks_for_commits(&words(not)), "{not}");
+        }
+        let mut raw = String::new();
+        for c in 0..25 {
+            raw += &format!(
+                "commit {c:02x}{}\nAuthor: qa <a@b>\nDate:   Mon Dec 7 00:21:{c:02} 2026 +0000\n\n",
+                "a".repeat(38)
+            );
+            raw += &format!("    commit number {c} fixes bug #{}\n\n", c * 7);
+            let files = if c % 5 == 0 { 60 } else { 1 };
+            raw += &(0..files).map(|f| format!(" src/file_{c}_{f}.py | 1 +\n")).collect::<String>();
+            raw += &format!(" {files} files changed, {files} insertions(+)\n\n");
+        }
+        let text = crate::compress("git log --stat -n 25", &raw, 0).text;
+        for c in 0..25 {
+            assert!(
+                text.contains(&format!("commit {c:02x}aaaaaaaaaa · qa · Mon Dec 7 00:21:{c:02} 2026 +0000\n")),
+                "{c}: {text}"
+            );
+            assert!(text.contains(&format!("    commit number {c} fixes bug #{}\n", c * 7)), "{c}: {text}");
+        }
+        assert!(text.contains(" lines omitted\n"), "a commit's long stat is still cut: {text}");
+        // Without a count the log is cut as any long output.
+        let text = crate::compress("git log --stat", &raw, 0).text;
+        assert!(!text.contains("    commit number 12 fixes"), "{text}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Go: `go build`/`go vet` (compiler-style diagnostics) and `go test`, in text or `-json` form.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -37,7 +37,7 @@ fn build(plan: &mut Plan, failed: bool) {
 }
 
 /// `go test`: `=== RUN/PAUSE/CONT` and `--- PASS/SKIP` lines go, counted by kind, as do packages without
-/// tests; `--- FAIL`, the per-package `FAIL`/`ok` lines and failing tests' log output stay (passing and
+/// tests, save the `=== RUN` line of a test that failed or whose log is shown (see [`count_framing`]); `--- FAIL`, the per-package `FAIL`/`ok` lines and failing tests' log output stay (passing and
 /// skipped tests' too when nothing failed). With `-json` the same holds per event: a test's
 /// run/pause/cont/pass/skip events and the output events carrying those lines go, its fail events and every
 /// other output stay.
@@ -45,64 +45,90 @@ fn test(plan: &mut Plan, failed: bool) {
     build(plan, failed);
     // A pipe (`go test -v ./... | cat`) exits 0 whatever failed: the output's own `--- FAIL` and `FAIL\t`
     // lines say a test failed as well.
+    let tests = Tests::read(plan);
     if failed || (0..plan.len()).any(|i| step(plan.line(i)) == Some(Step::Fail)) {
-        passing_tests_logs(plan, failed);
+        passing_tests_logs(plan, &tests, failed);
     }
-    plan.drop_counted_by_kind("lines of tests not shown", NoteAt::First, failed, |line| step(line)?.counted_as());
+    count_framing(plan, &tests, failed);
     runner::results(plan, failed, |line| (step(line)? == Step::Fail).then_some(Verdict::Fail));
     plan.drop_counted("packages without test files", NoteAt::First, failed, |line| {
         line.starts_with('?') && line.ends_with("[no test files]")
     });
 }
 
+/// Which test each line of `go test -v`'s text output belongs to, and what became of each test. A line
+/// belongs to the test the last `=== RUN/CONT/NAME` or `--- PASS/FAIL/SKIP` line named; the package's own
+/// unindented lines (`PASS`, `FAIL`, `ok`, `panic:`, a test's unindented prints) to none.
+struct Tests<'a> {
+    owner: Vec<Option<&'a str>>,
+    /// A test that failed anywhere stays failed (a subtest's lines may name it again).
+    verdicts: HashMap<&'a str, Step>,
+}
+
+impl<'a> Tests<'a> {
+    fn read(plan: &Plan<'a>) -> Tests<'a> {
+        let mut owner: Option<&str> = None;
+        let mut owners = Vec::with_capacity(plan.len());
+        let mut verdicts: HashMap<&str, Step> = HashMap::new();
+        for i in 0..plan.len() {
+            let line = plan.line(i);
+            let trimmed = line.trim_start();
+            if let Some(rest) =
+                ["=== RUN ", "=== CONT ", "=== NAME ", "=== PAUSE "].iter().find_map(|p| trimmed.strip_prefix(p))
+            {
+                owner = Some(rest.trim()).filter(|_| !trimmed.starts_with("=== PAUSE "));
+            } else if let Some((step, name)) = verdict(trimmed) {
+                let verdict = verdicts.entry(name).or_insert(step);
+                if step == Step::Fail {
+                    *verdict = Step::Fail;
+                }
+                owner = Some(name);
+            } else if !line.starts_with(char::is_whitespace) || trimmed.is_empty() {
+                owner = None;
+            }
+            owners.push(owner);
+        }
+        Tests { owner: owners, verdicts }
+    }
+
+    /// Whether line `i` is something a test printed: indented, and no `=== …` or `--- …` line of its own.
+    fn logged(&self, plan: &Plan, i: usize) -> bool {
+        let line = plan.line(i);
+        let trimmed = line.trim_start();
+        line.starts_with(char::is_whitespace)
+            && !trimmed.is_empty()
+            && !trimmed.starts_with("=== ")
+            && verdict(trimmed).is_none()
+    }
+}
+
+/// `--- PASS: TestX/sub (0.00s)` (indentation trimmed) as its step and test name.
+fn verdict(trimmed: &str) -> Option<(Step, &str)> {
+    let (step, rest) = [(Step::Pass, "--- PASS: "), (Step::Fail, "--- FAIL: "), (Step::Skip, "--- SKIP: ")]
+        .iter()
+        .find_map(|&(step, p)| Some((step, trimmed.strip_prefix(p)?)))?;
+    Some((step, rest.split(" (").next().unwrap_or(rest).trim()))
+}
+
 /// After a failure, what passing and skipped tests logged (`t.Logf`, shown by `-v`; `t.Skip`'s reason) goes,
 /// counted per test: its `file_test.go:7: …` lines read as locations the failure protects, though they are no
 /// part of it, and a chatty test buried the failing one's lines. A skipped test's reason goes too: its `===
-/// RUN` and `--- SKIP` lines are counted away, so it would sit under the failing test shown above it. A line
-/// belongs to the test the last `=== RUN/CONT/NAME` or `--- PASS/FAIL/SKIP` line named; only indented lines
-/// (what `testing` prints) go, never the closing lines a non-zero exit (`exited`) shows whole.
-fn passing_tests_logs(plan: &mut Plan, exited: bool) {
-    let mut owner: Option<&str> = None;
-    let mut verdicts: HashMap<&str, Step> = HashMap::new();
-    let mut logged: Vec<(usize, &str)> = Vec::new();
+/// RUN` and `--- SKIP` lines are counted away, so it would sit under the failing test shown above it. Only
+/// indented lines (what `testing` prints) go, never the closing lines a non-zero exit (`exited`) shows whole.
+fn passing_tests_logs(plan: &mut Plan, tests: &Tests, exited: bool) {
     let tail = if exited { plan.failure_tail_start() } else { plan.len() };
-    for i in 0..plan.len() {
-        let line = plan.line(i);
-        let trimmed = line.trim_start();
-        if let Some(rest) =
-            ["=== RUN ", "=== CONT ", "=== NAME ", "=== PAUSE "].iter().find_map(|p| trimmed.strip_prefix(p))
-        {
-            owner = Some(rest.trim()).filter(|_| !trimmed.starts_with("=== PAUSE "));
-        } else if let Some((step, rest)) =
-            [(Step::Pass, "--- PASS: "), (Step::Fail, "--- FAIL: "), (Step::Skip, "--- SKIP: ")]
-                .iter()
-                .find_map(|&(step, p)| Some((step, trimmed.strip_prefix(p)?)))
-        {
-            let name = rest.split(" (").next().unwrap_or(rest).trim();
-            // A test that failed anywhere stays failed (a subtest's lines may name it again).
-            let verdict = verdicts.entry(name).or_insert(step);
-            if step == Step::Fail {
-                *verdict = Step::Fail;
-            }
-            owner = Some(name);
-        } else if line.starts_with(char::is_whitespace) && !trimmed.is_empty() {
-            if let Some(name) = owner.filter(|_| i < tail) {
-                logged.push((i, name));
-            }
-        } else {
-            // The package's own lines (`PASS`, `FAIL`, `ok`, `panic:`, a test's unindented prints).
-            owner = None;
-        }
-    }
-    let passed: Vec<(usize, &str)> =
-        logged.into_iter().filter(|(_, name)| matches!(verdicts.get(name), Some(Step::Pass | Step::Skip))).collect();
+    let passed: Vec<(usize, &str)> = (0..tail)
+        .filter(|&i| tests.logged(plan, i))
+        .filter_map(|i| Some((i, tests.owner[i]?)))
+        .filter(|(_, name)| matches!(tests.verdicts.get(name), Some(Step::Pass | Step::Skip)))
+        .collect();
     if passed.is_empty() {
         return;
     }
     let per_test: Vec<(String, usize)> =
         counted_in_order(passed.iter().map(|&(_, name)| name)).into_iter().map(|(n, c)| (n.to_string(), c)).collect();
     let lines = if passed.len() == 1 { "log line" } else { "log lines" };
-    let skipped = passed.iter().any(|(_, name)| verdicts.get(name) == Some(&Step::Skip));
+    let skipped = passed.iter().any(|(_, name)| tests.verdicts.get(name) == Some(&Step::Skip));
     let tests = if skipped { "passing or skipped tests" } else { "passing tests" };
     let note = format!("… {} {lines} of {tests} not shown: {}", passed.len(), count_list_of(&per_test, "more tests"));
     let indices: Vec<usize> = passed.iter().map(|&(i, _)| i).collect();
@@ -110,6 +136,45 @@ fn passing_tests_logs(plan: &mut Plan, exited: bool) {
     if note.len() + 1 < replaced {
         plan.fold_counted(&indices, note);
     }
+}
+
+/// Counts away the `=== …` and `--- PASS/SKIP` lines, each by its kind, but for those that say something. A
+/// test's `=== RUN/CONT` line stays when the test failed or what it logged is shown: it says which subtest a
+/// message under it is from (two subtests of one loop print the same `file_test.go:25:`). The verdicts a
+/// failed test lists for its subtests go or stay together: when the closing lines a failure shows whole
+/// reach into them, all stay, so the view does not show some passing subtests and hide others.
+fn count_framing(plan: &mut Plan, tests: &Tests, failed: bool) {
+    let tail = if failed { plan.failure_tail_start() } else { plan.len() };
+    let subtest_verdict =
+        |j: usize| plan.line(j).starts_with(char::is_whitespace) && verdict(plan.line(j).trim_start()).is_some();
+    let mut kept = Vec::new();
+    if tail < plan.len() && subtest_verdict(tail) {
+        let mut i = tail;
+        while i > 0 && subtest_verdict(i - 1) {
+            i -= 1;
+            kept.push(i);
+        }
+    }
+    let mut shows_log: HashSet<&str> = HashSet::new();
+    for j in (0..plan.len()).filter(|&j| tests.logged(plan, j) && plan.visible(j)) {
+        shows_log.extend(tests.owner[j]);
+    }
+    let mut framing = Vec::new();
+    for i in 0..plan.len() {
+        let Some(kind) = step(plan.line(i)).and_then(Step::counted_as) else { continue };
+        let trimmed = plan.line(i).trim_start();
+        let says_whose = (trimmed.starts_with("=== RUN ") || trimmed.starts_with("=== CONT "))
+            && tests.owner[i]
+                .is_some_and(|name| tests.verdicts.get(name) == Some(&Step::Fail) || shows_log.contains(name));
+        if says_whose {
+            kept.push(i);
+        }
+        framing.push((i, kind));
+    }
+    for i in kept {
+        plan.must(i);
+    }
+    plan.drop_kinds_counted(&framing, "lines of tests not shown", None, failed);
 }
 
 /// What a line of `go test` says of a test, in text or as a `-json` event.
@@ -254,6 +319,43 @@ mod tests {
             text.contains("    qa_test.go:18: QA_SUB_FATAL\n--- FAIL: TestQASub (0.00s)\n    --- FAIL: TestQASub/bad (0.00s)\nFAIL\n"),
             "nothing under the failing subtest but its own lines: {text}"
         );
+    }
+
+    #[test]
+    fn a_failing_subtests_message_stays_under_its_own_run_line() {
+        // QA: two subtests of one loop failed with `my_test.go:25:` and `:22:`; their `=== RUN` lines were
+        // counted away, so both messages sat above the parent's `--- FAIL` with nothing saying whose they were.
+        let cases = ["int", "string", "float", "bool", "hex-string", "bad-string"];
+        let mut raw = String::from("=== RUN   TestToIntE\n");
+        for case in cases {
+            raw += &format!("=== RUN   TestToIntE/{case}\n");
+            match case {
+                "hex-string" => raw += "    my_test.go:25: ToIntE(0x1F) = 31, want 99\n",
+                "bad-string" => raw += "    my_test.go:22: ToIntE(eight) error: unable to cast\n",
+                _ => {}
+            }
+        }
+        raw += "--- FAIL: TestToIntE (0.00s)\n";
+        for case in cases {
+            let verdict = if case.ends_with("-string") { "FAIL" } else { "PASS" };
+            raw += &format!("    --- {verdict}: TestToIntE/{case} (0.00s)\n");
+        }
+        raw +=
+            &(0..30).map(|i| format!("=== RUN   TestOther{i}\n--- PASS: TestOther{i} (0.00s)\n")).collect::<String>();
+        raw += "FAIL\nFAIL\tgithub.com/spf13/cast\t0.050s\nFAIL\n";
+        let text = crate::compress("go test -v ./...", &raw, 1).text;
+        assert!(
+            text.starts_with(
+                "=== RUN   TestToIntE\n… 61 lines of tests not shown: === RUN/PAUSE/CONT ×31, --- PASS ×30; 10 more shown\n\
+                 === RUN   TestToIntE/hex-string\n    my_test.go:25: ToIntE(0x1F) = 31, want 99\n\
+                 === RUN   TestToIntE/bad-string\n    my_test.go:22: ToIntE(eight) error: unable to cast\n\
+                 --- FAIL: TestToIntE (0.00s)\n    --- FAIL: TestToIntE/hex-string (0.00s)\n"
+            ),
+            "{text}"
+        );
+        // The subtests' verdicts all go or all stay: here the failure's closing lines do not reach them.
+        let passes = text.lines().filter(|l| l.starts_with("    --- PASS: TestToIntE/")).count();
+        assert!(passes == 0 || passes == 4, "{text}");
     }
 
     #[test]

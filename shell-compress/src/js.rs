@@ -483,6 +483,8 @@ mod tests {
         for gone in ["case 7", "inner ok", "duration_ms: 0.05"] {
             assert!(!out.text.contains(gone), "{gone}: {}", out.text);
         }
+        // QA: the passing, skipped and todo tests went with no note saying so.
+        assert!(out.text.starts_with("TAP version 13\n… 21 tests not shown: passing ×21\n"), "{}", out.text);
         // After a failure the last lines are shown whole: a passing test among them keeps all its framing.
         let mut raw = String::from("TAP version 13\n# Subtest: bad\nnot ok 1 - bad\n  ---\n  error: 'no'\n  ...\n");
         for n in 2..=30 {
@@ -494,8 +496,10 @@ mod tests {
         assert_eq!(count("  ---"), count("  ..."), "no block is cut in half: {}", out.text);
         // A skipped test goes with its opening line too.
         let skipped = "TAP version 13\n# Subtest: slow one\nok 1 - slow one # SKIP not today\n  ---\n  ...\n";
-        let out = compress("node --test", &format!("{skipped}{}", "# Subtest: x\nok 2 - x\n".repeat(3)), 0);
+        let todo = "# Subtest: later\nok 2 - later # TODO write it\n  ---\n  ...\n";
+        let out = compress("node --test", &format!("{skipped}{todo}{}", "# Subtest: x\nok 3 - x\n".repeat(3)), 0);
         assert!(!out.text.contains("slow one"), "{}", out.text);
+        assert!(out.text.contains("… 5 tests not shown: skipped ×1, todo ×1, passing ×3\n"), "{}", out.text);
     }
 
     #[test]

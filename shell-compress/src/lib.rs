@@ -20,7 +20,9 @@
 //! 3. A non-zero exit code is reported on a final line of its own, `[exit:N]`.
 //! 4. The same input always gives the same bytes.
 //! 5. Warnings may be summarised (the first few and the first of each further kind in full, plus a count by
-//!    kind of the others, which says whether they were left out or shortened); errors never are.
+//!    kind of the others, which says whether they were left out or shortened); errors never are. A
+//!    compiler's warning (cargo, rustc, gcc, clang) is never left out: it keeps at least its message and its
+//!    `file:line`, whatever the exit code.
 //! 6. A listing (ls, find, pip list, a table, a tree) is compacted, not cut, up to [`Options::listing_budget`];
 //!    past it the text says how many entries were left out.
 //!
@@ -123,6 +125,9 @@ pub fn compress_with(command_line: &str, output: &str, exit_code: i32, options: 
     let failed = exit_code != 0;
     let mut plan = Plan::new(&lines);
     family.apply(&mut plan, failed);
+    if detect::asks_for_commits(command_line) {
+        git::keep_subjects(&mut plan);
+    }
     let pattern = detect::search_pattern(command_line);
     let prints_files = detect::prints_files(command_line);
     // Before protection, which would show a left-out hunk's location header and error-looking code after a
@@ -274,6 +279,25 @@ mod tests {
     fn a_fold_of_distinct_numbered_lines_says_how_they_differ() {
         let raw: String = (1..=5000).map(|i| format!("{i}\n")).collect();
         assert_eq!(compress("seq 1 5000", &raw, 0).text, "1\n… 4998 lines differing only in numbers omitted\n5000\n");
+    }
+
+    #[test]
+    fn file_names_fold_by_number_only_when_the_numbers_run_without_a_gap() {
+        // QA: `git stash pop` listed eleven deleted files sorted by name (victim10, victim11, victim12,
+        // victim2, …) and the view said "… 9 lines differing only in numbers omitted" between two of them.
+        let entries = |numbers: &[usize]| -> String {
+            numbers.iter().map(|i| format!("\tdeleted:    victim{i}.txt\n")).collect()
+        };
+        let by_name = [10, 11, 12, 2, 3, 4, 5, 6, 7, 8, 9];
+        let raw = format!("On branch main\n{}{}", entries(&by_name), "x\n".repeat(40));
+        let text = compress("git stash pop", &raw, 0).text;
+        assert!(text.contains(&entries(&by_name)), "{text}");
+        // Every number from the first to the last, in order: the fold's ends name them all.
+        let raw: String = (13..=60).map(|i| format!("\tdeleted:    migrations/{i:04}_old.py\n")).collect();
+        assert_eq!(
+            compress("git stash pop", &raw, 0).text,
+            "\tdeleted:    migrations/0013_old.py\n… 46 lines differing only in numbers omitted\n\tdeleted:    migrations/0060_old.py\n"
+        );
     }
 
     #[test]

@@ -93,7 +93,7 @@ fn build(plan: &mut Plan, failed: bool) {
     let header_line = |plan: &Plan, block: &diag::Block| {
         block.lines.clone().find(|&i| GCC_HEADER.is_match(plan.line(i))).unwrap_or(block.lines.start)
     };
-    diag::summarize_warnings(plan, &blocks, failed, header_line, |line| {
+    diag::summarize_warnings(plan, &blocks, failed, diag::Shorten::ToLocation, header_line, |line| {
         let message = GCC_HEADER.find(line).map_or(line, |m| &line[m.end()..]);
         diag::message_kind(message)
     });

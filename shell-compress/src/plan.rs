@@ -293,12 +293,22 @@ impl<'a> Plan<'a> {
     /// `failed` or not), with `text` given how many those are; nothing when none is left or `text` is not the
     /// shorter. The others are protected here (see [`Plan::countable`]).
     pub(crate) fn replace_counted(&mut self, indices: &[usize], failed: bool, text: impl FnOnce(usize) -> String) {
+        self.replace_hidden(indices, failed, |hidden| Some(text(hidden.len())));
+    }
+
+    /// [`Plan::replace_counted`] with `text` given the lines it stands for, which it may decline (`None`).
+    pub(crate) fn replace_hidden(
+        &mut self,
+        indices: &[usize],
+        failed: bool,
+        text: impl FnOnce(&[usize]) -> Option<String>,
+    ) {
         let hidden = self.countable(indices, failed);
-        if !hidden.is_empty() {
-            let text = text(hidden.len());
-            if self.shorter(&text, &hidden) {
-                self.replace(&hidden, text);
-            }
+        if !hidden.is_empty()
+            && let Some(text) = text(&hidden)
+            && self.shorter(&text, &hidden)
+        {
+            self.replace(&hidden, text);
         }
     }
 
@@ -314,7 +324,10 @@ impl<'a> Plan<'a> {
     /// a line a count leaves out must then still be shown, not silently dropped.
     fn countable(&mut self, indices: &[usize], failed: bool) -> Vec<usize> {
         let tail = if failed { self.failure_tail_start() } else { self.len() };
-        let (shown, hidden): (Vec<usize>, Vec<usize>) = indices.iter().partition(|&&i| self.protects(i, failed, tail));
+        // A line a family already protected stays too (setting a mark never undoes protection), and so is
+        // shown, not counted.
+        let (shown, hidden): (Vec<usize>, Vec<usize>) =
+            indices.iter().partition(|&&i| self.marks[i] == Mark::Must || self.protects(i, failed, tail));
         for i in shown {
             self.must(i);
         }
@@ -522,6 +535,10 @@ impl<'a> Plan<'a> {
         if run.len() < SIMILAR_RUN {
             return;
         }
+        let texts: Vec<&str> = run.iter().map(|&i| self.text(i)).collect();
+        if hides_names(&texts) {
+            return;
+        }
         let middle = &run[1..run.len() - 1];
         let count: usize = middle.iter().map(|&j| self.repeats[j]).sum();
         let note = format!("… {count} lines differing only in numbers omitted");
@@ -725,6 +742,31 @@ struct SimilarFold {
     note: usize,
     first: usize,
     middle: Vec<usize>,
+}
+
+/// Whether folding `texts`, lines of one shape, to the first, a count and the last would hide names that
+/// cannot be rebuilt from them: a word that varies is a file name (it has an extension, `victim10.txt`,
+/// `migrations/0013_old.py`), and its number does not run first, first + 1, …, last. A
+/// status listing sorted by name (`victim10.txt`, `victim11.txt`, `victim2.txt`) says which files are
+/// gone only by naming them all.
+fn hides_names(texts: &[&str]) -> bool {
+    let words: Vec<Vec<&str>> = texts.iter().map(|t| t.split_whitespace().collect()).collect();
+    let Some(first) = words.first() else { return false };
+    (0..first.len()).any(|k| {
+        let column: Vec<&str> = words.iter().filter_map(|w| w.get(k).copied()).collect();
+        let names_a_file = |word: &str| {
+            word.rsplit_once('.').is_some_and(|(_, ext)| ext.starts_with(|c: char| c.is_ascii_alphabetic()))
+        };
+        if column.len() != texts.len() || column.iter().all(|w| *w == column[0]) || !names_a_file(column[0]) {
+            return false;
+        }
+        let numbers: Vec<Vec<&str>> = column.iter().map(|w| rules::numbers(w)).collect();
+        let varying: Vec<usize> =
+            (0..numbers[0].len()).filter(|&n| numbers.iter().any(|ns| ns.get(n) != numbers[0].get(n))).collect();
+        let [n] = varying[..] else { return true };
+        let values: Option<Vec<u128>> = numbers.iter().map(|ns| ns.get(n)?.parse().ok()).collect();
+        !values.is_some_and(|v| v.windows(2).all(|w| w[0].checked_add(1) == Some(w[1])))
+    })
 }
 
 /// Splits a run of lines of one shape into consecutive parts, as ranges of indices into `texts`, so that

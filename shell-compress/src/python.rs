@@ -90,9 +90,15 @@ const PYTEST_PREAMBLE: &[&str] = &["platform ", "cachedir: ", "rootdir: ", "conf
 /// failure sections (with the `_ _ _` separators between a traceback's frames, which say where one file's
 /// frames end), the short summary and the final tally stay. Warnings beyond the first few are counted.
 fn pytest(plan: &mut Plan, failed: bool) {
+    // Verbose result lines are counted by their outcome: an XFAIL is neither a pass nor a skip.
     runner::results(plan, failed, |line| {
         let caps = PYTEST_VERBOSE.captures(line)?;
-        Some(if matches!(&caps[1], "FAILED" | "ERROR") { Verdict::Fail } else { Verdict::Pass })
+        matches!(&caps[1], "FAILED" | "ERROR").then_some(Verdict::Fail)
+    });
+    plan.drop_counted_by_kind("lines of tests not shown", NoteAt::First, failed, |line| {
+        let caps = PYTEST_VERBOSE.captures(line)?;
+        let outcome = caps.get(1)?.as_str();
+        (!matches!(outcome, "FAILED" | "ERROR")).then_some(outcome)
     });
     // A progress line's `F` and `E` are failures the failure sections and the short summary name. A
     // traceback's `^^^^` line underlines the code above it: the frame's location and code say where.
@@ -125,15 +131,19 @@ fn is_tally(line: &str) -> bool {
 static PYTEST_WARNING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s+\S+:\d+: (\w+): ").expect("pytest warning pattern compiles"));
 
-/// The `warnings summary` section lists one block per warning: the test that raised it, then
-/// `path:line: Category: message` and the source line. The first few stay; the rest are counted by category.
+/// The `warnings summary` section lists one block per warning: the tests that raised it, one per line (a
+/// test once per time it did), then `path:line: Category: message` and the source line. The first few stay;
+/// the rest are counted by category.
 fn pytest_warnings(plan: &mut Plan, failed: bool) {
     let Some(start) = (0..plan.len()).find(|&i| plan.line(i).contains(" warnings summary ")) else { return };
     let end = (start + 1..plan.len()).find(|&i| plan.line(i).starts_with("-- Docs: ")).unwrap_or(plan.len());
     let mut blocks: Vec<Block> = Vec::new();
+    // A test's line opens a block only once the block before has its message: the tests listed above one
+    // message share it, and split apart they read as warnings of their own.
+    let has_message = |plan: &Plan, block: &Block| block.lines.clone().any(|j| plan.line(j).starts_with(' '));
     for i in start + 1..end {
         let line = plan.line(i);
-        if !line.is_empty() && !line.starts_with(' ') {
+        if !line.is_empty() && !line.starts_with(' ') && blocks.last().is_none_or(|b| has_message(plan, b)) {
             blocks.push(Block { lines: i..i + 1, severity: Severity::Warning });
         } else if let Some(block) = blocks.last_mut() {
             block.lines.end = i + 1;
@@ -144,7 +154,7 @@ fn pytest_warnings(plan: &mut Plan, failed: bool) {
         b.lines.clone().find(|&i| PYTEST_WARNING.is_match(plan.line(i))).unwrap_or(b.lines.start)
     };
     let category = |line: &str| PYTEST_WARNING.captures(line).map_or_else(|| line.to_string(), |c| c[1].to_string());
-    diag::summarize_warnings(plan, &blocks, failed, header, category);
+    diag::summarize_warnings(plan, &blocks, failed, diag::Shorten::AsProtected, header, category);
 }
 
 /// unittest: `test_x (mod.Class.test_x) ... ok` lines go; `FAIL`/`ERROR` lines and the tracebacks stay.
@@ -279,10 +289,53 @@ mod tests {
         assert!(text.starts_with("… 7 lines not shown: session header\n"), "{text}");
         // The last ten lines of a failure are shown whole, passing tests' among them.
         assert!(
-            text.contains("… 24 lines of passing or skipped tests not shown\ntests/test_shop.py::test_case_24"),
+            text.contains("… 24 lines of tests not shown: PASSED; 6 more shown\ntests/test_shop.py::test_case_24"),
             "{text}"
         );
         assert!(text.contains("tests/test_shop.py::test_bad FAILED [100%]\n"), "{text}");
+    }
+
+    #[test]
+    fn the_tests_listed_above_one_warning_stay_together() {
+        // QA: 2×test_equal, 3×test_unequal_lists and 3×test_strict above one DeprecationWarning came back as
+        // four lines and a note counting `test_unequal_lists ×2, test_strict ×1` as three more warnings.
+        let mut raw = String::from("tests/test_more.py ....F\n=================== FAILURES ===================\n");
+        raw += &"E   assert 1 == 2\n".repeat(3);
+        raw += "=============================== warnings summary ===============================\n";
+        for (test, n) in
+            [("ZipEqualTest::test_equal", 2), ("ZipEqualTest::test_unequal_lists", 3), ("T::test_strict", 3)]
+        {
+            raw += &format!("tests/test_more.py::{test}\n").repeat(n);
+        }
+        raw +=
+            "  /p/more_itertools/more.py:1742: DeprecationWarning: zip_equal will be removed\n    warnings.warn(\n\n";
+        raw += "-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html\n";
+        raw += &(0..30).map(|i| format!("FAILED tests/test_more.py::test_{i} - assert 1 == 2\n")).collect::<String>();
+        raw += "============ 30 failed, 4 passed, 8 warnings in 0.5s ============\n";
+        let text = compress("pytest -q tests/", &raw, 1).text;
+        assert!(
+            text.contains(concat!(
+                "tests/test_more.py::ZipEqualTest::test_equal … (×2)\n",
+                "tests/test_more.py::ZipEqualTest::test_unequal_lists … (×3)\n",
+                "tests/test_more.py::T::test_strict … (×3)\n",
+                "  /p/more_itertools/more.py:1742: DeprecationWarning: zip_equal will be removed\n",
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("more warnings"), "{text}");
+    }
+
+    #[test]
+    fn verbose_results_are_counted_by_outcome() {
+        // QA: an XFAIL among passing tests was counted as "passing or skipped".
+        let mut raw: String = (0..30).map(|i| format!("tests/test_qa.py::test_{i} PASSED [{:>3}%]\n", i * 3)).collect();
+        raw += "tests/test_qa.py::test_xfail_real XFAIL (known bug) [ 95%]\n";
+        raw += "tests/test_qa.py::test_slow SKIPPED (slow) [ 97%]\n";
+        raw += "tests/test_qa.py::test_bad FAILED [100%]\n\n";
+        raw += &(0..12).map(|i| format!("E   detail line {i}\n")).collect::<String>();
+        raw += "FAILED tests/test_qa.py::test_bad - assert 1 == 2\n=== 1 failed, 30 passed, 1 skipped, 1 xfailed ===\n";
+        let text = compress("pytest -v tests/test_qa.py", &raw, 1).text;
+        assert!(text.starts_with("… 32 lines of tests not shown: PASSED ×30, XFAIL ×1, SKIPPED ×1\n"), "{text}");
     }
 
     #[test]

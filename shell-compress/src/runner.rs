@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::plan::{Mark, Plan};
+use crate::plan::{Mark, Plan, counted_in_order};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Verdict {
@@ -40,10 +40,12 @@ pub(crate) fn results_in(
 /// Subtest: name` line that opened it and the YAML block (`---` … `...`) under it, its duration; a failing
 /// test's block stays whole, its diagnostics (`error:`, `expected:`, `location:`, `stack:`) being the point.
 /// After a failure, a passing test that reaches into the output's last lines (shown whole) keeps its
-/// framing, so no half of it is left.
+/// framing, so no half of it is left. One note, where the first went, counts the tests that went by their
+/// outcome (passing, skipped, todo).
 pub(crate) fn tap_tests(plan: &mut Plan, failed: bool) {
     let indent = |line: &str| line.len() - line.trim_start().len();
     let shortenable = if failed { plan.failure_tail_start() } else { plan.len() };
+    let mut gone: Vec<(usize, &str)> = Vec::new();
     for i in 0..plan.len() {
         let line = plan.line(i);
         match tap(line) {
@@ -65,9 +67,24 @@ pub(crate) fn tap_tests(plan: &mut Plan, failed: bool) {
                     plan.set(open, Mark::Drop);
                 }
                 plan.set_range(yaml, Mark::Drop);
+                gone.push((open.unwrap_or(i), tap_outcome(line)));
             }
             None => {}
         }
+    }
+    if let Some(&(first, _)) = gone.first() {
+        let kinds: Vec<String> =
+            counted_in_order(gone.iter().map(|&(_, kind)| kind)).iter().map(|(k, n)| format!("{k} ×{n}")).collect();
+        plan.note(first, format!("… {} tests not shown: {}", gone.len(), kinds.join(", ")));
+    }
+}
+
+/// What a passing TAP line says of its test: `skipped` or `todo` by its directive, else `passing`.
+fn tap_outcome(line: &str) -> &'static str {
+    match line.rsplit_once(" # ").map(|(_, directive)| directive.to_ascii_uppercase()) {
+        Some(d) if d.starts_with("SKIP") => "skipped",
+        Some(d) if d.starts_with("TODO") => "todo",
+        _ => "passing",
     }
 }
 

@@ -868,6 +868,10 @@ const COUNTING_LINES: &[&str] = &[
 #[test]
 fn every_line_a_view_leaves_out_is_counted_where_notes_count_lines() {
     static COUNT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*… (\d+) |…? \(×(\d+)\)$").unwrap());
+    // `git status` entries of one kind listed by name (git pads a kind's entries to line up: its own lines
+    // never have one space after the colon).
+    static STATUS_NAMES: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^(?:\t[a-z][a-z ]*: |[ MTADRCU?!]{2} )\S.*, ").unwrap());
     // A blank line, a rule (`─`, `-` or `=`, across columns too), a terraform box's bare `│` and a bare
     // `remote:` (the remote's blank line) say nothing to count: views show or drop them as blank lines. Any
     // other line is shown or counted, a `++++` bar or a `^^^` underline too.
@@ -881,6 +885,10 @@ fn every_line_a_view_leaves_out_is_counted_where_notes_count_lines() {
         let shown = out.text.lines().filter(|l| !l.starts_with("[exit:")).filter(says_something);
         let accounted: usize = shown
             .map(|line| {
+                if STATUS_NAMES.is_match(line) {
+                    // `\tdeleted: dir/{a, b}, c`: one raw entry per name.
+                    return line.matches(", ").count() + 1;
+                }
                 COUNT.captures(line).map_or(1, |c| c.iter().flatten().last().unwrap().as_str().parse().unwrap())
             })
             .sum();

@@ -77,6 +77,7 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     if out.timed_out {
         push_block(&mut text, &timed_out_note(out.duration_ms, out.exit_code));
     }
+    say_no_output(&mut text);
     // The call's exit code, in the JSON too (an MCP host's structured content): a timed-out
     // command ended as the timeout made it (the text's `[exit:137]`, which the note explains).
     let exit_code = if out.timed_out { TIMED_OUT } else { out.exit_code };
@@ -88,6 +89,14 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     // A command that ran and failed is an answer, not a failed call: its exit
     // code travels in the text (`[exit:N]`) and in the JSON.
     Ok(Answer { text, is_error: false, exit_code, json })
+}
+
+/// What an agent reads for a command that printed nothing and exited 0 (a failure's text has its
+/// `[exit:N]`): an empty answer reads like a lost one. `lctx run` prints the same, as it does every answer.
+fn say_no_output(text: &mut String) {
+    if text.is_empty() {
+        text.push_str("(no output)");
+    }
 }
 
 /// The note after a timed-out command's output. The output's `[exit:N]` is what the killed command ended
@@ -268,6 +277,17 @@ pub fn sh_words(words: &[impl AsRef<str>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_silent_success_says_so_to_an_agent() {
+        // QA: `go vet ./...` (exit 0, no output) came back to the agent as an empty string.
+        let mut text = String::new();
+        say_no_output(&mut text);
+        assert_eq!(text, "(no output)");
+        let mut text = "[exit:1]".to_string();
+        say_no_output(&mut text);
+        assert_eq!(text, "[exit:1]");
+    }
 
     #[test]
     fn job_lines_read_naturally() {

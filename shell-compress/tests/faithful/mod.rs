@@ -351,6 +351,7 @@ impl State {
             || truncated(raw, line)
             || tree_line(raw, line)
             || commit_line(raw, line)
+            || status_names(raw, line)
             || self.path_line(raw, line)
             || self.match_line(raw, line)
             || self.names_line(raw, line)
@@ -618,6 +619,45 @@ fn commit_line(raw: &Raw, line: &str) -> bool {
     })
 }
 
+/// `\tdeleted: dir/{a, b}, c` or `?? dir/{a, b}, c` (`git.rs`): `git status` entries of one kind listed by
+/// name, consecutive names in one directory grouped; each name, put back into its entry (`\tdeleted:    dir/a`,
+/// the bare path for `untracked` and `ignored`, `?? dir/a`), a raw line.
+fn status_names(raw: &Raw, line: &str) -> bool {
+    static LISTED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^(?:\t([a-z][a-z ]*): |([ MTADRCU?!]{2}) )(\S.*)$").unwrap());
+    let Some(c) = LISTED.captures(line) else { return false };
+    let mut paths = Vec::new();
+    let mut rest = &c[3];
+    while !rest.is_empty() {
+        let (item, after) = match rest.find('{').filter(|&b| rest.find(", ").is_none_or(|comma| b < comma)) {
+            Some(brace) => {
+                let Some(close) = rest.find('}') else { return false };
+                let dir = &rest[..brace];
+                paths.extend(rest[brace + 1..close].split(", ").map(|name| format!("{dir}{name}")));
+                ("", &rest[close + 1..])
+            }
+            None => rest.split_once(", ").map_or((rest, ""), |(item, after)| (item, after)),
+        };
+        if !item.is_empty() {
+            paths.push(item.to_string());
+        }
+        rest = after.strip_prefix(", ").unwrap_or(after);
+    }
+    let entry = |path: &str| -> bool {
+        match (c.get(1).map(|k| k.as_str()), c.get(2)) {
+            (Some("untracked" | "ignored"), _) => raw.has(&format!("\t{path}")),
+            (Some(kind), _) => raw.displayed.iter().any(|r| {
+                r.strip_prefix('\t')
+                    .and_then(|e| e.strip_prefix(kind)?.strip_prefix(':'))
+                    .is_some_and(|p| p.starts_with(' ') && p.trim_start() == path)
+            }),
+            (None, Some(code)) => raw.has(&format!("{} {path}", code.as_str())),
+            (None, None) => false,
+        }
+    };
+    !paths.is_empty() && paths.iter().all(|p| entry(p))
+}
+
 /// The notes the compressor adds, each in the words of the rule that writes it (`plan.rs`, `shape/*.rs`, the
 /// families' `drop_counted` and `note` calls). A count of lines left out is checked to be no more than the
 /// output has lines.
@@ -641,7 +681,7 @@ fn is_note(raw: &Raw, line: &str) -> bool {
                 r"(?:: .+?)?(?:; \d+ more shown)?$",
             ),
             // git.rs
-            r"^\s*… (\d+) more [\w ]+ entries not shown$",
+            r"^\s*… (\d+) more .+ entries not shown(?:; ctx_expand has them)?$",
             r"^… authors' e-mail addresses not shown$",
             r"^… (?:deleted file|lockfile): \+\d+ -\d+ lines not shown$",
             r"^… \d+ hunks? of .+ not shown \(\+\d+ -\d+ lines\)$",
