@@ -56,6 +56,9 @@
 //!   matched by Read rules: where any exist, the command is an ask; so for
 //!   a file known only when it runs that is written (`> "$f"`, `tee $f`,
 //!   `cp a $f`: `writers.rs`) where Edit rules exist;
+//! - a file a command removes or moves away (`removals.rs`: `rm`, `unlink`,
+//!   `rmdir`, `shred`, mv's sources, `find -delete`), an edit: a directory
+//!   removed whole, everything under it;
 //! - a file a variable of the command's environment has it open
 //!   (`env_files.rs`): the trace git writes (`GIT_TRACE=/abs/f`), an edit,
 //!   and the file a shell runs at start (`BASH_ENV`, `ENV`), a read.
@@ -96,6 +99,7 @@ mod option_files;
 mod paths;
 mod program_writes;
 mod readers;
+mod removals;
 mod scope;
 mod settings;
 mod urls;

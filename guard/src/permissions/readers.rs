@@ -338,9 +338,15 @@ fn find(args: &[&str]) -> Option<Whole> {
     if !reads {
         return None;
     }
+    Some(Whole { args: find_starts(args), default_cwd: true, filter: Filter::Everything })
+}
+
+/// find's start points (the words after its `-H`/`-L`/`-P`, up to its
+/// expression): `.` when there are none.
+pub(crate) fn find_starts(args: &[&str]) -> Vec<usize> {
     let options = args.iter().take_while(|arg| matches!(**arg, "-H" | "-L" | "-P")).count();
     let starts = args[options..].iter().take_while(|arg| !arg.starts_with(['-', '(', '!', ')'])).count();
-    Some(Whole { args: (options..options + starts).collect(), default_cwd: true, filter: Filter::Everything })
+    (options..options + starts).collect()
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@ use tempfile::TempDir;
 
 use super::*;
 
+mod removals;
+
 /// A home with a project inside, settings files written per test.
 struct Setup {
     _dir: TempDir,
