@@ -548,6 +548,9 @@ impl<'a> Finder<'a> {
             return;
         };
         let command = &reads.command;
+        if let Some(source) = &reads.unknown_source {
+            self.files.unknown_reads.push(format!("{command} reads the repository `{source}` names"));
+        }
         for (word, path) in reads.objects {
             self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });
         }

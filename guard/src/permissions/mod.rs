@@ -48,7 +48,8 @@
 //! - the files an awk program reads by name (`awk.rs`: `getline < "f"`);
 //! - what git prints of the files its repository holds (`git.rs`):
 //!   `git show HEAD:.env` reads .env, `git diff`, `git grep`, `git archive`
-//!   read the files its index tracks (`git_index.rs`);
+//!   read the files its index tracks (`git_index.rs`), and so do the
+//!   copies of them `git clone`, `worktree add` and `bundle create` make;
 //! - a file known only when the command runs (`files.rs`: an operand of a
 //!   reader with a variable or substitution, `cat "$f"`, a `<` target with
 //!   one, a relative one after `cd $d`, the names xargs and parallel read

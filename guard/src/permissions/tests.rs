@@ -6,6 +6,7 @@ use tempfile::TempDir;
 use super::*;
 
 mod removals;
+mod repository_copies;
 
 /// A home with a project inside, settings files written per test.
 struct Setup {
