@@ -97,6 +97,7 @@ mod index_cache;
 mod links;
 mod made_programs;
 mod option_files;
+mod own_syntax;
 mod paths;
 mod program_writes;
 mod readers;

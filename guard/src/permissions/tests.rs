@@ -7,6 +7,7 @@ use super::*;
 
 mod removals;
 mod repository_copies;
+mod tracers_and_sessions;
 
 /// A home with a project inside, settings files written per test.
 struct Setup {
