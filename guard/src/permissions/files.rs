@@ -810,19 +810,37 @@ impl<'a> Finder<'a> {
         if removed.default_cwd && removed.operands.is_empty() {
             match &self.unknown_dir {
                 Some(by) => self.unknown(true, format!("{verb} under its working directory after {by}")),
-                None => {
-                    let cause = format!("{verb} anything under {}", shown_dir(&self.cwd, &self.cwd));
-                    self.files.whole_edits.push(Named { path: self.cwd.clone(), cause });
-                }
+                None => self.removes_under(&verb, self.cwd.clone()),
             }
         }
         for part in removed.operands.iter().take(MAX_OPERANDS) {
             let paths = self.file_by(&verb, &args[part.word].tail(part.from), true, Last::Own);
             let is_dir = |path: &PathBuf| fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir());
             for dir in paths.into_iter().filter(|path| removed.whole && is_dir(path)) {
-                let cause = format!("{verb} anything under {}", shown_dir(&dir, &self.cwd));
-                self.files.whole_edits.push(Named { path: dir, cause });
+                self.removes_under(&verb, dir);
             }
+        }
+    }
+
+    /// A directory removed or moved away whole: each file under it an Edit
+    /// rule covers (not where its links lead: they stay), listed within the
+    /// budget; past it, judged from the rules' patterns.
+    fn removes_under(&mut self, verb: &str, dir: PathBuf) {
+        let cause = format!("{verb} anything under {}", shown_dir(&dir, &self.cwd));
+        let rules = &self.permissions.rules;
+        let edit_rules =
+            || rules.iter().filter_map(|rule| if let Target::Edit(edit) = &rule.target { Some(edit) } else { None });
+        if !edit_rules().any(|rule| rule.may_cover_below(&dir)) {
+            return;
+        }
+        let Some(tree) = walk::tree(&dir, &mut self.budget, walk::Filter::Everything) else {
+            self.files.whole_edits.push(Named { path: dir, cause: format!("{cause}, too much to list") });
+            return;
+        };
+        let covered = tree.entries.into_iter().filter(|entry| entry.starts_with(&dir));
+        for entry in covered.filter(|entry| edit_rules().any(|rule| rule.matches(entry))) {
+            let cause = format!("{cause}, {} among it", shown(&entry, &self.cwd));
+            self.files.edits.push(Named { path: entry, cause });
         }
     }
 

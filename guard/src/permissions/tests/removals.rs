@@ -26,23 +26,42 @@ fn removing_or_moving_away_a_protected_file_is_an_edit_of_it() {
         ("rm -f -- config/a.ini", "`rm` removes `config/a.ini`".to_string()),
         ("unlink config/a.ini", "`unlink` removes `config/a.ini`".to_string()),
         ("rm config/*.ini", "`rm` removes `config/*.ini`, which matches config/a.ini".to_string()),
-        ("find config -name a.ini -delete", "`find` deletes anything under `config`".to_string()),
-        ("find -L config -exec rm {} +", "`find` deletes anything under `config`".to_string()),
-        ("cd config && find . -delete", format!("`find` deletes anything under {}", cwd("config"))),
-        ("cd config && find -name a.ini -delete", format!("`find` deletes anything under {}", cwd("config"))),
+        ("find config -name a.ini -delete", "`find` deletes anything under `config`, config/sub among it".to_string()),
+        ("find -L config -exec rm {} +", "`find` deletes anything under `config`, config/sub among it".to_string()),
+        ("cd config && find . -delete", format!("`find` deletes anything under {}, sub among it", cwd("config"))),
+        (
+            "cd config && find -name a.ini -delete",
+            format!("`find` deletes anything under {}, sub among it", cwd("config")),
+        ),
         ("mv config/a.ini /tmp/moved.ini", "`mv` moves away `config/a.ini`".to_string()),
         ("mv -t /tmp config/a.ini", "`mv` moves away `config/a.ini`".to_string()),
-        ("mv config /tmp/c", "`mv` moves away anything under `config`".to_string()),
+        ("mv config /tmp/c", "`mv` moves away anything under `config`, config/sub among it".to_string()),
         ("shred -u config/a.ini", "`shred` overwrites `config/a.ini`".to_string()),
         ("shred -n 1 config/a.ini", "`shred` overwrites `config/a.ini`".to_string()),
         ("rmdir config/empty", "`rmdir` removes `config/empty`".to_string()),
-        ("rm -r config", "`rm` removes anything under `config`".to_string()),
-        ("rm -rf .", format!("`rm` removes anything under {}", cwd(""))),
-        ("rsync -a --remove-source-files config/ /tmp/c", "`rsync` moves away anything under `config`".to_string()),
+        ("rm -r config", "`rm` removes anything under `config`, config/sub among it".to_string()),
+        ("rm -rf .", format!("`rm` removes anything under {}, config/sub among it", cwd(""))),
+        (
+            "rsync -a --remove-source-files config/ /tmp/c",
+            "`rsync` moves away anything under `config`, config/sub among it".to_string(),
+        ),
         ("sudo rm config/a.ini", "`rm` removes `config/a.ini`".to_string()),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
     }
+    // Only what is under a directory counts, listed: a rule's pattern that could match below it is not
+    // enough (`rm -rf build` where `Edit(**/.env)` is).
+    let s2 = Setup::new();
+    s2.project(&permissions(r#"{"deny": ["Edit(**/.env)"]}"#));
+    for name in ["build/out.o", "app/.env"] {
+        s2.file(name);
+    }
+    let p2 = s2.load();
+    assert_eq!(p2.check_shell("rm -rf build", &s2.root), Verdict::Allow);
+    assert_eq!(
+        p2.check_shell("rm -rf app", &s2.root),
+        because(deny("Edit(**/.env)", &s2.project_file()), "`rm` removes anything under `app`, app/.env among it")
+    );
     // Names found only when it runs.
     assert_eq!(
         p.check_shell("ls config | xargs rm", &s.root),
@@ -73,7 +92,7 @@ fn removing_or_moving_away_a_protected_file_is_an_edit_of_it() {
     }
     for (command, part) in [
         ("rm cl/a.ini", "`rm` removes `cl/a.ini`"),
-        ("rm -r cl/", "`rm` removes anything under `config`"),
+        ("rm -r cl/", "`rm` removes anything under `config`, config/sub among it"),
         ("ln -s config l2; rm l2/a.ini", "`rm` removes `l2/a.ini`, through the link `ln -s config l2` made"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
