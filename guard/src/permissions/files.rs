@@ -810,22 +810,23 @@ impl<'a> Finder<'a> {
         if removed.default_cwd && removed.operands.is_empty() {
             match &self.unknown_dir {
                 Some(by) => self.unknown(true, format!("{verb} under its working directory after {by}")),
-                None => self.removes_under(&verb, self.cwd.clone()),
+                None => self.removes_under(&verb, self.cwd.clone(), removed),
             }
         }
         for part in removed.operands.iter().take(MAX_OPERANDS) {
             let paths = self.file_by(&verb, &args[part.word].tail(part.from), true, Last::Own);
             let is_dir = |path: &PathBuf| fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir());
             for dir in paths.into_iter().filter(|path| removed.whole && is_dir(path)) {
-                self.removes_under(&verb, dir);
+                self.removes_under(&verb, dir, removed);
             }
         }
     }
 
     /// A directory removed or moved away whole: each file under it an Edit
-    /// rule covers (not where its links lead: they stay), listed within the
-    /// budget; past it, judged from the rules' patterns.
-    fn removes_under(&mut self, verb: &str, dir: PathBuf) {
+    /// rule covers and `removed` may take (find's `-name`; not where links
+    /// lead: they stay), listed within the budget; past it, judged from the
+    /// rules' patterns.
+    fn removes_under(&mut self, verb: &str, dir: PathBuf, removed: &removals::Removed) {
         let cause = format!("{verb} anything under {}", shown_dir(&dir, &self.cwd));
         let rules = &self.permissions.rules;
         let edit_rules =
@@ -837,7 +838,7 @@ impl<'a> Finder<'a> {
             self.files.whole_edits.push(Named { path: dir, cause: format!("{cause}, too much to list") });
             return;
         };
-        let covered = tree.entries.into_iter().filter(|entry| entry.starts_with(&dir));
+        let covered = tree.entries.into_iter().filter(|entry| entry.starts_with(&dir) && removed.may_remove(entry));
         for entry in covered.filter(|entry| edit_rules().any(|rule| rule.matches(entry))) {
             let cause = format!("{cause}, {} among it", shown(&entry, &self.cwd));
             self.files.edits.push(Named { path: entry, cause });

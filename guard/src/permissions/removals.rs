@@ -8,6 +8,10 @@
 //! A directory removed or moved whole (`rm -r`, mv, find) counts as
 //! everything under it.
 
+use std::path::Path;
+
+use globset::{GlobBuilder, GlobMatcher};
+
 use super::getopt::{Name, Spec, long};
 use super::readers::find_starts;
 use super::writers::{Part, written};
@@ -17,7 +21,7 @@ use super::writers::{Part, written};
 const REMOVERS: [&str; 5] = ["rm", "unlink", "rmdir", "shred", "mv"];
 
 /// What a program removes, and how a verdict says it.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) struct Removed {
     /// "removes", "moves away"…
     pub(crate) verb: &'static str,
@@ -27,6 +31,17 @@ pub(crate) struct Removed {
     /// No operand names one: it removes under its working directory
     /// (`find -delete`).
     pub(crate) default_cwd: bool,
+    /// The name patterns each file it removes under a directory matches
+    /// (find's `-name`, `-iname`): none, any file.
+    names: Vec<GlobMatcher>,
+}
+
+impl Removed {
+    /// Whether it may remove `path`, found under a directory it removes.
+    pub(crate) fn may_remove(&self, path: &Path) -> bool {
+        let name = path.file_name().unwrap_or_default();
+        self.names.iter().all(|pattern| pattern.is_match(name))
+    }
 }
 
 const RM: Spec = Spec { short_values: "", long: &[long("recursive", "r", false, Some('r'))] };
@@ -48,6 +63,7 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
         operands: operands.into_iter().map(|word| Part { word, from: 0 }).collect(),
         whole,
         default_cwd: false,
+        names: Vec::new(),
     };
     match program {
         "rm" => {
@@ -68,10 +84,50 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
             if !runs_remover && !args.contains(&"-delete") {
                 return None;
             }
-            Some(Removed { default_cwd: true, ..of("deletes", find_starts(args), true) })
+            let starts = find_starts(args);
+            let names = find_names(&args[starts.last().map_or(0, |&last| last + 1)..]);
+            Some(Removed { default_cwd: true, names, ..of("deletes", starts, true) })
         }
         _ => None,
     }
+}
+
+/// find's tests that leave which files its expression matches as the
+/// name tests say, and take the next word (`-type f`, `-maxdepth 2`).
+const FIND_NARROWING: [&str; 6] = ["-name", "-iname", "-type", "-xtype", "-maxdepth", "-mindepth"];
+/// find's words that change nothing of which files match.
+const FIND_NEUTRAL: [&str; 9] = ["-delete", "-print", "-print0", "-depth", "-xdev", "-mount", "-a", "-and", "-noleaf"];
+
+/// The name patterns find's expression `expression` removes files by, when
+/// it is all `-name`/`-iname` tests (and so a file's name matching every
+/// one), the tests and options above, and actions running a remover; else
+/// none (any file: `-o`, `!`, `-path`, `-newer`… are not followed).
+fn find_names(expression: &[&str]) -> Vec<GlobMatcher> {
+    let mut names = Vec::new();
+    let mut at = 0;
+    while let Some(&word) = expression.get(at) {
+        at += 1;
+        if FIND_NARROWING.contains(&word) {
+            let Some(value) = expression.get(at) else { return Vec::new() };
+            at += 1;
+            if matches!(word, "-name" | "-iname") {
+                let glob = GlobBuilder::new(value).case_insensitive(word == "-iname").backslash_escape(true).build();
+                match glob {
+                    Ok(glob) => names.push(glob.compile_matcher()),
+                    Err(_) => return Vec::new(),
+                }
+            }
+        } else if matches!(word, "-exec" | "-execdir" | "-ok" | "-okdir") {
+            let end = expression[at..].iter().position(|word| matches!(*word, ";" | "+"));
+            match (expression.get(at), end) {
+                (Some(program), Some(end)) if removes_names(program) => at += end + 1,
+                _ => return Vec::new(),
+            }
+        } else if !FIND_NEUTRAL.contains(&word) {
+            return Vec::new();
+        }
+    }
+    names
 }
 
 /// Whether `program`, run on names found only when it runs (by xargs or
@@ -116,5 +172,23 @@ mod tests {
         assert_eq!(of("find", "-name x -delete"), Some((vec![], true)));
         assert_eq!(of("find", "a -exec cat {} +"), None);
         assert_eq!(of("cat", "a"), None);
+    }
+
+    #[test]
+    fn find_removes_only_what_its_name_tests_match() {
+        let may_remove = |line: &str, path: &str| {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            removed("find", &args).expect("it deletes").may_remove(Path::new(path))
+        };
+        assert!(may_remove(". -name *.pyc -delete", "a/b.pyc"));
+        assert!(!may_remove(". -name *.pyc -delete", "a/b.ini"));
+        assert!(may_remove(". -type f -iname *.PYC -exec rm -f {} +", "a/b.pyc"));
+        assert!(!may_remove(". -name *.pyc -name x* -delete", "a/b.pyc"));
+        // Any other test, or an `-o`, may match anything: not followed.
+        for line in
+            [". -name *.pyc -o -name *.ini -delete", ". ! -name *.pyc -delete", ". -newer f -delete", ". -delete"]
+        {
+            assert!(may_remove(line, "a/b.ini"), "{line}");
+        }
     }
 }
