@@ -21,7 +21,7 @@ use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
     MAX_OPERANDS, Permissions, Rule, Target, awk, braces, env_files, git, git_alias, git_config, git_index, links,
-    made_programs, option_files, program_writes, readers, urls, writers,
+    made_programs, option_files, program_writes, readers, removals, urls, writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -449,6 +449,9 @@ impl<'a> Finder<'a> {
                 self.writes_work_tree(invocation);
             }
         }
+        if let Some(removed) = removals::removed(program, &texts) {
+            self.removes(program, &invocation.args, &removed);
+        }
         self.note_links(program, invocation, &texts);
         if urls::FETCHERS.contains(&program) {
             for (url, path) in texts.iter().filter_map(|text| urls::file_path(text).map(|path| (text, path))) {
@@ -501,6 +504,12 @@ impl<'a> Finder<'a> {
         {
             let program = invocation.unknown_program.as_deref().unwrap_or(program);
             self.files.unknown_reads.push(format!("`{wrapper} {program}` reads the files named on its input"));
+        }
+        if let Some(wrapper) = &invocation.input_names
+            && (invocation.unknown_program.is_some() || removals::removes_names(program))
+        {
+            let program = invocation.unknown_program.as_deref().unwrap_or(program);
+            self.unknown(true, format!("`{wrapper} {program}` removes the files named on its input"));
         }
     }
 
@@ -588,6 +597,9 @@ impl<'a> Finder<'a> {
             return;
         };
         let command = &reads.command;
+        if let Some(source) = &reads.unknown_source {
+            self.files.unknown_reads.push(format!("{command} reads the repository `{source}` names"));
+        }
         for (word, path) in reads.objects {
             self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });
         }
@@ -845,6 +857,48 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// Notes what `program` removes or moves away (see [`removals`]) as
+    /// edits of it: a directory it takes whole, as everything under it.
+    fn removes(&mut self, program: &str, args: &[Arg], removed: &removals::Removed) {
+        let verb = format!("`{program}` {}", removed.verb);
+        if removed.default_cwd && removed.operands.is_empty() {
+            match &self.unknown_dir {
+                Some(by) => self.unknown(true, format!("{verb} under its working directory after {by}")),
+                None => self.removes_under(&verb, self.cwd.clone(), removed),
+            }
+        }
+        for part in removed.operands.iter().take(MAX_OPERANDS) {
+            let paths = self.file_by(&verb, &args[part.word].tail(part.from), true, Last::Own);
+            let is_dir = |path: &PathBuf| fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir());
+            for dir in paths.into_iter().filter(|path| removed.whole && is_dir(path)) {
+                self.removes_under(&verb, dir, removed);
+            }
+        }
+    }
+
+    /// A directory removed or moved away whole: each file under it an Edit
+    /// rule covers and `removed` may take (find's `-name`; not where links
+    /// lead: they stay), listed within the budget; past it, judged from the
+    /// rules' patterns.
+    fn removes_under(&mut self, verb: &str, dir: PathBuf, removed: &removals::Removed) {
+        let cause = format!("{verb} anything under {}", shown_dir(&dir, &self.cwd));
+        let rules = &self.permissions.rules;
+        let edit_rules =
+            || rules.iter().filter_map(|rule| if let Target::Edit(edit) = &rule.target { Some(edit) } else { None });
+        if !edit_rules().any(|rule| rule.may_cover_below(&dir)) {
+            return;
+        }
+        let Some(tree) = walk::tree(&dir, &mut self.budget, &walk::Reading::EVERYTHING) else {
+            self.files.whole_edits.push(Named { path: dir, cause: format!("{cause}, too much to list") });
+            return;
+        };
+        let covered = tree.entries.into_iter().filter(|entry| entry.starts_with(&dir) && removed.may_remove(entry));
+        for entry in covered.filter(|entry| edit_rules().any(|rule| rule.matches(entry))) {
+            let cause = format!("{cause}, {} among it", shown(&entry, &self.cwd));
+            self.files.edits.push(Named { path: entry, cause });
+        }
+    }
+
     /// The program a copy of `source` is: the one a file or link the line
     /// made is, else its own name; `None` when known only when it runs
     /// (a glob's, `/bin/r[m]`, is the name of what it matches then).
@@ -1020,6 +1074,11 @@ impl<'a> Finder<'a> {
     /// known only when the command runs (a variable, or relative after
     /// `cd $d`) is a read or edit that cannot be checked.
     fn file(&mut self, verb: &str, target: &Arg, write: bool) -> Vec<PathBuf> {
+        self.file_by(verb, target, write, Last::Followed)
+    }
+
+    /// [`Finder::file`], with the last name of each path taken as `last` says.
+    fn file_by(&mut self, verb: &str, target: &Arg, write: bool, last: Last) -> Vec<PathBuf> {
         if !target.literal && !target.only_values {
             self.unknown(write, format!("{verb} `{}`", target.text));
         }
@@ -1030,9 +1089,15 @@ impl<'a> Finder<'a> {
                 continue;
             }
             for path in self.paths(word, verb, write) {
-                let path = canonical_prefix(&path);
+                let path = match last {
+                    Last::Own if !word.text.ends_with('/') => own_name(&path),
+                    _ => canonical_prefix(&path),
+                };
                 let cause = format!("{verb} {prefix}{}", named(word, &path, &self.cwd));
-                self.through_links(&path, &cause, write);
+                match (last, path.parent()) {
+                    (Last::Own, Some(dir)) => self.through_links(dir, &cause, write),
+                    _ => self.through_links(&path, &cause, write),
+                }
                 if write {
                     self.made.wrote(path.clone(), None);
                 }
@@ -1286,6 +1351,23 @@ impl<'a> Finder<'a> {
             self.unknown(false, format!("{cause}, too much to list, through links that may lead anywhere"));
         }
         self.files.whole_reads.push(WholeRead { dir, cause, cwd: self.cwd.clone(), listing, follows_links });
+    }
+}
+
+/// How a path's last name is taken: through a link it is, as opening it
+/// does, or as its own, as removing or moving it does (`rm l` removes the
+/// link l, not what it leads to; a name ending in `/` is followed still).
+#[derive(Clone, Copy)]
+enum Last {
+    Followed,
+    Own,
+}
+
+/// `path` with the links of its directory followed, not its own.
+fn own_name(path: &Path) -> PathBuf {
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => canonical_prefix(dir).join(name),
+        _ => canonical_prefix(path),
     }
 }
 

@@ -16,6 +16,8 @@
 //! | `cat-file` | with `-p`, a type or `--batch…` on an object not named by path: every tracked file (an object id may be any of them); `-t`, `-s`, `-e`: nothing |
 //! | `grep` | the tracked files under its pathspecs (or a `REV:PATH`'s), or under its directory; with `--untracked` or `--no-index`, everything there |
 //! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
+//! | `worktree add`, `bundle create`, `fast-export` | all the tracked files: a copy of the repository's content, read from there |
+//! | `clone`, `fetch`, `pull` | all the files the repository its operand names tracks, when that is a local path (`git clone . /tmp/x`, `file://…`) |
 //!
 //! The repository is the one `--git-dir` (else a `GIT_DIR` given to the
 //! command) names, its files beside a git directory named `.git`, else
@@ -50,6 +52,9 @@ pub(crate) struct GitReads {
     pub(crate) everything: Vec<PathBuf>,
     /// The repository whose index says what is tracked.
     pub(crate) repository: Option<Repository>,
+    /// The repository a clone or fetch copies, as written, when a variable
+    /// or substitution names it: known only when it runs.
+    pub(crate) unknown_source: Option<String>,
 }
 
 /// Options that turn patches off, and what turns them back on after.
@@ -64,6 +69,34 @@ const PATCH: [&str; 10] =
 /// Options of `archive` taking the next word as their value.
 const ARCHIVE_VALUES: [&str; 6] = ["-o", "--output", "--prefix", "--format", "--remote", "--exec"];
 const OBJECT_TYPES: [&str; 4] = ["blob", "tree", "commit", "tag"];
+/// Options of `clone`, `fetch` and `pull` taking the next word as their value.
+const COPY_VALUES: [&str; 25] = [
+    "-o",
+    "--origin",
+    "-b",
+    "--branch",
+    "-u",
+    "--upload-pack",
+    "--reference",
+    "--reference-if-able",
+    "--separate-git-dir",
+    "--depth",
+    "--deepen",
+    "--shallow-since",
+    "--shallow-exclude",
+    "-c",
+    "--config",
+    "--template",
+    "-j",
+    "--jobs",
+    "--filter",
+    "--server-option",
+    "--bundle-uri",
+    "--ref-format",
+    "--revision",
+    "--negotiation-tip",
+    "--refmap",
+];
 
 /// What `git ARGS…` run in `cwd` (canonical) reads of its repository,
 /// with `git_dir` and `work_tree` what `GIT_DIR` and `GIT_WORK_TREE` it is
@@ -100,6 +133,9 @@ fn reads_from(
     let (cwd, repository) = repository(&args[..at], cwd, git_dir, work_tree);
     let subcommand = *args.get(at)?;
     let args = &args[at + 1..];
+    if let Some(source) = copied_from(subcommand, args) {
+        return copied(subcommand, source, opaque, &cwd);
+    }
     let no_index = no_index(subcommand, args);
     let top = match &repository {
         Some(repository) => repository.top.clone(),
@@ -175,10 +211,49 @@ fn prints(
         "archive" => {
             out.tracked = if trees.is_empty() { within(others.get(1..).unwrap_or_default(), top) } else { trees }
         }
+        // A copy of the repository's content, which a later command reads from there.
+        "worktree" if args.first() == Some(&"add") => out.tracked = vec![top.to_path_buf()],
+        "bundle" if args.first() == Some(&"create") => out.tracked = vec![top.to_path_buf()],
+        "fast-export" => out.tracked = vec![top.to_path_buf()],
         "show" | "diff" | "cat-file" => {}
         _ => return None,
     }
     Some(out)
+}
+
+/// The repository `git clone`, `fetch` or `pull` given `args` copies, as
+/// written, when its operand is a local path (or a `file://` URL, or a
+/// word a variable decides, which may be either), not another host's.
+fn copied_from<'a>(subcommand: &str, args: &[&'a str]) -> Option<&'a str> {
+    if !matches!(subcommand, "clone" | "fetch" | "pull") {
+        return None;
+    }
+    let words = Words::of(args, |arg| COPY_VALUES.contains(&arg));
+    let source = *words.before.first().or(words.after.first())?;
+    let path = source.strip_prefix("file://").unwrap_or(source);
+    // `host:path` is ssh's, `scheme://…` another transport's; a `:` after a `/` is in a local path.
+    let remote = path.contains("://") || path.split('/').next().is_some_and(|first| first.contains(':'));
+    (!remote).then_some(source)
+}
+
+/// What `git SUBCOMMAND` reads copying the repository at `source` (see
+/// [`copied_from`]) from `cwd`: all its tracked files, where `source` is a
+/// repository's top or git directory; known only when it runs where a
+/// variable names it.
+fn copied(subcommand: &str, source: &str, opaque: &[&str], cwd: &Path) -> Option<GitReads> {
+    let command = format!("`git {subcommand}`");
+    if opaque.contains(&source) {
+        return Some(GitReads { command, unknown_source: Some(source.to_string()), ..GitReads::default() });
+    }
+    let path = command_path(&cwd.join(source.strip_prefix("file://").unwrap_or(source)), cwd);
+    let is_repository = path.join(".git").exists() || path.join("HEAD").is_file();
+    let repository = is_repository.then(|| git_index::repository(&path)).flatten()?;
+    Some(GitReads {
+        command,
+        tracked: vec![repository.top.clone()],
+        repository: Some(repository),
+        ..GitReads::default()
+    })
 }
 
 /// Whether a command printing patches `by_default` (`show`, `diff`) or
@@ -219,7 +294,8 @@ pub(crate) fn may_print_files<'a>(args: &[&'a str], opaque: &[&str]) -> Option<&
         let out = prints(subcommand, rest, opaque, anywhere, anywhere, GitReads::default());
         let prints_any =
             out.is_some_and(|out| !(out.objects.is_empty() && out.tracked.is_empty() && out.everything.is_empty()));
-        (prints_any || unfollowed).then_some(subcommand)
+        let copies = copied_from(subcommand, rest).is_some();
+        (prints_any || unfollowed || copies).then_some(subcommand)
     })
 }
 

@@ -50,7 +50,8 @@
 //! - the files an awk program reads by name (`awk.rs`: `getline < "f"`);
 //! - what git prints of the files its repository holds (`git.rs`):
 //!   `git show HEAD:.env` reads .env, `git diff`, `git grep`, `git archive`
-//!   read the files its index tracks (`git_index.rs`);
+//!   read the files its index tracks (`git_index.rs`), and so do the
+//!   copies of them `git clone`, `worktree add` and `bundle create` make;
 //! - a file known only when the command runs (`files.rs`: an operand of a
 //!   reader with a variable or substitution, `cat "$f"`, a `<` target with
 //!   one, a relative one after `cd $d`, the names xargs and parallel read
@@ -58,6 +59,9 @@
 //!   matched by Read rules: where any exist, the command is an ask; so for
 //!   a file known only when it runs that is written (`> "$f"`, `tee $f`,
 //!   `cp a $f`: `writers.rs`) where Edit rules exist;
+//! - a file a command removes or moves away (`removals.rs`: `rm`, `unlink`,
+//!   `rmdir`, `shred`, mv's sources, `find -delete`), an edit: a directory
+//!   removed whole, everything under it;
 //! - a file a variable of the command's environment has it open
 //!   (`env_files.rs`): the trace git writes (`GIT_TRACE=/abs/f`), an edit,
 //!   and the file a shell runs at start (`BASH_ENV`, `ENV`), a read.
@@ -95,9 +99,11 @@ mod index_cache;
 mod links;
 mod made_programs;
 mod option_files;
+mod own_syntax;
 mod paths;
 mod program_writes;
 mod readers;
+mod removals;
 mod scope;
 mod settings;
 mod urls;

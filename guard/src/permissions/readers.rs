@@ -241,7 +241,7 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
         "find" => {
             let values = args.windows(2).enumerate().filter(|(_, pair)| pair[0] == "-files0-from");
             let names_file: Vec<usize> = values.map(|(at, _)| at + 1).collect();
-            out.words = (find_starts(args).end..args.len()).filter(|at| !names_file.contains(at)).collect();
+            out.words = (find_start_range(args).end..args.len()).filter(|at| !names_file.contains(at)).collect();
             return out;
         }
         "ln" => {
@@ -425,12 +425,18 @@ fn find(args: &[&str]) -> Option<Whole> {
         return None;
     }
     let reading = Reading { filter: Filter::Everything, follows_links: true, skips: Skips::NONE };
-    Some(Whole { args: find_starts(args).collect(), default_cwd: true, reading })
+    Some(Whole { args: find_starts(args), default_cwd: true, reading })
+}
+
+/// find's start points (the words after its `-H`/`-L`/`-P`, up to its
+/// expression): `.` when there are none.
+pub(crate) fn find_starts(args: &[&str]) -> Vec<usize> {
+    find_start_range(args).collect()
 }
 
 /// Where find's start points are among its `args`: past `-H`, `-L`,
 /// `-P`, up to its expression.
-fn find_starts(args: &[&str]) -> std::ops::Range<usize> {
+fn find_start_range(args: &[&str]) -> std::ops::Range<usize> {
     let options = args.iter().take_while(|arg| matches!(**arg, "-H" | "-L" | "-P")).count();
     let starts = args[options..].iter().take_while(|arg| !arg.starts_with(['-', '(', '!', ')'])).count();
     options..options + starts

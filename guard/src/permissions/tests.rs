@@ -5,6 +5,10 @@ use tempfile::TempDir;
 
 use super::*;
 
+mod removals;
+mod repository_copies;
+mod tracers_and_sessions;
+
 /// A home with a project inside, settings files written per test.
 struct Setup {
     _dir: TempDir,

@@ -4,7 +4,11 @@
 //! as bash reads them), so the command they run is checked like any
 //! other: `sudo -u me rm x`, `env -i A=1 rm x`, `timeout 5 rm x`, `xargs
 //! -0 rm`, `setsid rm x`, `flock f rm x`, `flock f -c 'rm x'`, `su -c 'rm
-//! x'`, `watch rm x` (its words are a `sh -c` script), `busybox rm x`…
+//! x'`, `watch rm x` (its words are a `sh -c` script), `busybox rm x`,
+//! `strace -f -o log rm x`, `prlimit --nofile=1024 rm x`, `setpriv`,
+//! `fakeroot`, `numactl`, `catchsegv`, `chroot / rm x`… Those reading
+//! their words other than getopt does (valgrind, firejail, gdb, tmux,
+//! screen) are read in [`super::own_syntax`].
 //!
 //! An option a program does not list leaves what it runs unknown: reading
 //! past it as a flag could take its value for the command (`sudo -c class
@@ -12,6 +16,8 @@
 //! does not guess. So does one running the command elsewhere (`sudo -R
 //! DIR`, another root) or editing files (`sudo -e`), and parallel given no
 //! command, which runs the lines of its input or its `:::` words.
+
+use super::own_syntax;
 
 /// What a wrapper runs, from the words after its name.
 #[derive(Debug, PartialEq, Eq)]
@@ -62,7 +68,7 @@ pub(crate) struct Wrapped {
 
 /// Whether `name` is a program this module reads.
 pub(crate) fn is_wrapper(name: &str) -> bool {
-    PROGRAMS.iter().any(|(program, _)| *program == name)
+    PROGRAMS.iter().any(|(program, _)| *program == name) || own_syntax::PROGRAMS.contains(&name)
 }
 
 /// How an option takes a value.
@@ -93,7 +99,7 @@ struct Options {
 
 use Takes::{Nothing as N, Optional as O, Splice, Value as V};
 
-static PROGRAMS: [(&str, Options); 27] = [
+static PROGRAMS: [(&str, Options); 35] = [
     ("sudo", Options { options: SUDO, permute: false, abbreviate: true }),
     ("env", Options { options: ENV, permute: false, abbreviate: true }),
     (
@@ -338,6 +344,191 @@ static PROGRAMS: [(&str, Options); 27] = [
             abbreviate: true,
         },
     ),
+    // Tracers, sandboxes and resource setters that run their command (`+` in their getopt strings:
+    // options before it only).
+    ("strace", Options { options: STRACE, permute: false, abbreviate: true }),
+    ("ltrace", Options { options: LTRACE, permute: false, abbreviate: true }),
+    ("setpriv", Options { options: SETPRIV, permute: false, abbreviate: true }),
+    ("prlimit", Options { options: PRLIMIT, permute: false, abbreviate: true }),
+    (
+        "fakeroot",
+        Options {
+            options: &[
+                ('l', "lib", V),
+                (' ', "faked", V),
+                ('i', "", V),
+                ('s', "", V),
+                ('u', "unknown-is-real", N),
+                ('b', "fd-base", V),
+                ('v', "version", N),
+            ],
+            permute: false,
+            abbreviate: true,
+        },
+    ),
+    (
+        "chroot",
+        Options {
+            options: &[(' ', "groups", V), (' ', "userspec", V), (' ', "skip-chdir", N)],
+            permute: false,
+            abbreviate: true,
+        },
+    ),
+    (
+        "numactl",
+        Options {
+            options: &[
+                ('a', "all", N),
+                ('i', "interleave", V),
+                ('w', "weighted-interleave", V),
+                ('p', "preferred", V),
+                ('P', "preferred-many", V),
+                ('C', "physcpubind", V),
+                ('N', "cpunodebind", V),
+                ('m', "membind", V),
+                ('l', "localalloc", N),
+                ('b', "balancing", N),
+                ('s', "show", N),
+                ('H', "hardware", N),
+            ],
+            permute: false,
+            abbreviate: true,
+        },
+    ),
+    ("catchsegv", Options { options: &[], permute: false, abbreviate: true }),
+];
+
+/// strace 6's (`+a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ`) and the
+/// long names its manual lists.
+const STRACE: &[Opt] = &[
+    ('a', "columns", V),
+    ('A', "", N),
+    ('b', "detach-on", V),
+    ('c', "summary-only", N),
+    ('C', "summary", N),
+    ('d', "debug", N),
+    ('D', "daemonize", O),
+    ('e', "", V),
+    (' ', "trace", V),
+    (' ', "signal", V),
+    (' ', "status", V),
+    (' ', "trace-fds", V),
+    (' ', "abbrev", V),
+    (' ', "verbose", V),
+    (' ', "raw", V),
+    (' ', "read", V),
+    (' ', "write", V),
+    (' ', "inject", V),
+    (' ', "fault", V),
+    ('E', "env", V),
+    ('f', "follow-forks", N),
+    ('F', "", N),
+    (' ', "output-separately", N),
+    ('i', "instruction-pointer", N),
+    ('I', "interruptible", V),
+    ('k', "stack-trace", N),
+    ('n', "syscall-number", N),
+    ('o', "output", V),
+    ('O', "summary-syscall-overhead", V),
+    ('p', "attach", V),
+    ('P', "trace-path", V),
+    ('q', "quiet", O),
+    ('r', "relative-timestamps", O),
+    ('s', "string-limit", V),
+    ('S', "summary-sort-by", V),
+    ('t', "absolute-timestamps", O),
+    ('T', "syscall-times", O),
+    ('u', "user", V),
+    ('U', "summary-columns", V),
+    ('v', "no-abbrev", N),
+    ('w', "summary-wall-clock", N),
+    ('x', "strings-in-hex", O),
+    ('X', "const-print-style", V),
+    ('y', "decode-fds", O),
+    ('Y', "decode-pids", O),
+    ('z', "successful-only", N),
+    ('Z', "failed-only", N),
+    (' ', "seccomp-bpf", N),
+    (' ', "timestamps", O),
+];
+
+/// ltrace 0.7's (`+cfhiLrStTVa:A:D:e:F:l:n:o:p:s:u:x:X:w:`).
+const LTRACE: &[Opt] = &[
+    ('a', "align", V),
+    ('A', "", V),
+    ('b', "no-signals", N),
+    ('c', "", N),
+    ('C', "demangle", N),
+    ('D', "debug", V),
+    ('e', "", V),
+    ('f', "", N),
+    ('F', "config", V),
+    ('i', "", N),
+    ('l', "library", V),
+    ('L', "", N),
+    ('n', "indent", V),
+    ('o', "output", V),
+    ('p', "", V),
+    ('r', "", N),
+    ('s', "", V),
+    ('S', "", N),
+    ('t', "", N),
+    ('T', "", N),
+    ('u', "", V),
+    ('w', "where", V),
+    ('x', "", V),
+];
+
+/// util-linux setpriv's.
+const SETPRIV: &[Opt] = &[
+    ('d', "dump", N),
+    (' ', "clear-groups", N),
+    (' ', "groups", V),
+    (' ', "inh-caps", V),
+    (' ', "ambient-caps", V),
+    (' ', "bounding-set", V),
+    (' ', "keep-groups", N),
+    (' ', "init-groups", N),
+    (' ', "list-caps", N),
+    (' ', "no-new-privs", N),
+    (' ', "regid", V),
+    (' ', "reuid", V),
+    (' ', "rgid", V),
+    (' ', "ruid", V),
+    (' ', "egid", V),
+    (' ', "euid", V),
+    (' ', "securebits", V),
+    (' ', "pdeathsig", V),
+    (' ', "selinux-label", V),
+    (' ', "apparmor-profile", V),
+    (' ', "landlock-access", V),
+    (' ', "landlock-rule", V),
+    (' ', "reset-env", N),
+];
+
+/// util-linux prlimit's: each resource's limit is optional, attached.
+const PRLIMIT: &[Opt] = &[
+    ('p', "pid", V),
+    ('o', "output", V),
+    (' ', "noheadings", N),
+    (' ', "raw", N),
+    (' ', "verbose", N),
+    ('c', "core", O),
+    ('d', "data", O),
+    ('e', "nice", O),
+    ('f', "fsize", O),
+    ('i', "sigpending", O),
+    ('l', "memlock", O),
+    ('m', "rss", O),
+    ('n', "nofile", O),
+    ('q', "msgqueue", O),
+    ('r', "rtprio", O),
+    ('s', "stack", O),
+    ('t', "cpu", O),
+    ('u', "nproc", O),
+    ('v', "as", O),
+    ('x', "locks", O),
+    ('y', "rttime", O),
 ];
 
 /// sudo 1.9's (`+Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv`); its
@@ -661,8 +852,11 @@ fn is_number(word: &str) -> bool {
 /// What the wrapper `name` runs given `args`, the words after it; `None`
 /// for a program this module does not read.
 pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
-    let (_, spec) = PROGRAMS.iter().find(|(program, _)| *program == name)?;
     let wrapped = |run: Run| Some(Wrapped { run, chdir: None, reads: Vec::new(), writes: Vec::new() });
+    if let Some(wrapped) = own_syntax::run(name, args) {
+        return Some(wrapped);
+    }
+    let (_, spec) = PROGRAMS.iter().find(|(program, _)| *program == name)?;
     // nice's old form comes first: `nice -10 cmd`, `nice --5 cmd`.
     let legacy = usize::from(name == "nice" && args.first().is_some_and(|word| is_adjustment(word)));
     let parsed = match parse(spec, &args[legacy..]) {
@@ -788,6 +982,25 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         }
         // `doas -C config` checks, `-L` clears persisted logins.
         "doas" if parsed.has("C") || parsed.has("L") => Run::Nothing,
+        // Another process's, or a report.
+        "strace" | "ltrace" | "prlimit" if first.is_none() => Run::Nothing,
+        // strace's `-o |cmd` (or `!cmd`) pipes its trace to a command.
+        "strace" | "ltrace" if value("output").is_some_and(|file| file.starts_with(['|', '!'])) => {
+            Run::Unknown(format!("{name} -o {}", value("output").unwrap_or_default()))
+        }
+        "setpriv" if parsed.has("dump") || parsed.has("list-caps") => Run::Nothing,
+        "numactl" if parsed.has("show") || parsed.has("hardware") => Run::Nothing,
+        // `chroot / cmd` runs cmd in `/` (but for `--skip-chdir`); another root, with other files.
+        "chroot" => match first {
+            Some(root) if matches!(args[root], "/" | "/." | "//") => {
+                if !parsed.has("skip-chdir") {
+                    chdir = Some(Chdir::Word(root, 0));
+                }
+                command(Some(root + 1))
+            }
+            Some(root) => Run::Unknown(format!("{name} {}", args[root])),
+            None => Run::Nothing,
+        },
         _ => command(first),
     };
     let reads = match name {
@@ -809,7 +1022,7 @@ fn is_adjustment(word: &str) -> bool {
 /// `typescript` unless `-O`/`-B` logs the output elsewhere).
 fn writes(name: &str, parsed: &Parsed) -> Vec<Output> {
     let logs: &[&str] = match name {
-        "time" => &["output"],
+        "time" | "strace" | "ltrace" => &["output"],
         "script" => &["log-in", "log-out", "log-io", "log-timing", "timing"],
         _ => return Vec::new(),
     };

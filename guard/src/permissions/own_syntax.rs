@@ -1,0 +1,296 @@
+//! Wrappers that read their words other than getopt does, so the command
+//! they run is checked as any other's (see [`super::wrappers`]):
+//! - valgrind and firejail: each word starting with `-` is an option of
+//!   its own, a value only after its `=`; the first other word is the
+//!   command (firejail's `--chroot`, `--overlay…`, `--private…` and
+//!   `--join…` run it among other files: known only when it runs);
+//! - gdb: `--args PROGRAM ARGS…`, else its program operand, run by a
+//!   `-ex run` of `-batch`; a command `-ex`/`-iex` gives other than running
+//!   and inspecting the program (`shell rm x`, `print system("…")`), a
+//!   command file (`-x`), or without `-batch` the commands of its input,
+//!   may run anything: known only when it runs;
+//! - tmux: the shell command `new-session`, `new-window`, `split-window`,
+//!   `respawn-pane`/`-window` and `run-shell` are given is a `sh -c`
+//!   script (tmux hands it to a shell), in the directory their `-c` names,
+//!   as is tmux's own `-c` command; a command typing into a pane or running
+//!   others (`send-keys`, `if-shell`, a `;` list…) makes what runs unknown;
+//! - screen: the command after its options, as given; `-X`/`-Q` send a
+//!   running session commands and `-c` names a file of them: unknown.
+
+use super::wrappers::{Chdir, Run, Wrapped};
+
+pub(crate) const PROGRAMS: [&str; 5] = ["valgrind", "firejail", "gdb", "tmux", "screen"];
+
+/// What the wrapper `name` runs given `args`; `None` for a program read
+/// with getopt's rules or none.
+pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
+    let (run, chdir) = match name {
+        "valgrind" => (dashed(name, args, &[]), None),
+        "firejail" => (dashed(name, args, &["--chroot", "--overlay", "--private", "--join"]), None),
+        "gdb" => (gdb(args), None),
+        "tmux" => tmux(args),
+        "screen" => (screen(args), None),
+        _ => return None,
+    };
+    Some(Wrapped { run, chdir, reads: Vec::new(), writes: Vec::new() })
+}
+
+/// A program whose options are each one word (`--log-file=F`): the first
+/// other word is the command; an option starting as one of `elsewhere`
+/// does runs it among other files.
+fn dashed(name: &str, args: &[&str], elsewhere: &[&str]) -> Run {
+    for (at, word) in args.iter().enumerate() {
+        match *word {
+            "--" => return args.get(at + 1).map_or(Run::Nothing, |_| Run::Command(at + 1)),
+            "-h" | "--help" | "--version" => return Run::Nothing,
+            _ if elsewhere.iter().any(|option| word.starts_with(option)) => {
+                return Run::Unknown(format!("{name} {word}"));
+            }
+            _ if word.starts_with('-') => {}
+            _ => return Run::Command(at),
+        }
+    }
+    Run::Nothing
+}
+
+/// gdb's options taking the next word as their value (one or two dashes,
+/// or an `=`).
+const GDB_VALUES: [&str; 24] = [
+    "ex",
+    "eval-command",
+    "iex",
+    "init-eval-command",
+    "x",
+    "command",
+    "ix",
+    "init-command",
+    "p",
+    "pid",
+    "c",
+    "core",
+    "cd",
+    "d",
+    "directory",
+    "s",
+    "symbols",
+    "e",
+    "exec",
+    "se",
+    "b",
+    "D",
+    "data-directory",
+    "tty",
+];
+
+/// gdb commands that run or look at the program and nothing else.
+const GDB_HARMLESS: [&str; 27] = [
+    "run",
+    "r",
+    "start",
+    "starti",
+    "bt",
+    "backtrace",
+    "where",
+    "full",
+    "info",
+    "i",
+    "registers",
+    "threads",
+    "quit",
+    "q",
+    "continue",
+    "c",
+    "kill",
+    "k",
+    "thread",
+    "apply",
+    "all",
+    "frame",
+    "f",
+    "up",
+    "down",
+    "next",
+    "step",
+];
+
+fn gdb(args: &[&str]) -> Run {
+    let (mut program, mut batch, mut runs) = (None, false, false);
+    let mut at = 0;
+    while let Some(&word) = args.get(at) {
+        at += 1;
+        let Some(option) = word.strip_prefix("--").or_else(|| word.strip_prefix('-')) else {
+            program.get_or_insert(at - 1);
+            continue;
+        };
+        let (option, inline) = option.split_once('=').map_or((option, None), |(name, value)| (name, Some(value)));
+        match option {
+            "args" => {
+                program = Some(at);
+                break;
+            }
+            "batch" | "batch-silent" => batch = true,
+            "help" | "h" | "version" | "v" => return Run::Nothing,
+            "x" | "command" | "ix" | "init-command" => return Run::Unknown(format!("gdb {word} (its commands)")),
+            _ => {}
+        }
+        if !GDB_VALUES.contains(&option) {
+            continue;
+        }
+        let value = inline.or_else(|| args.get(at).copied()).unwrap_or_default();
+        at += usize::from(inline.is_none());
+        if matches!(option, "ex" | "eval-command" | "iex" | "init-eval-command") {
+            if !value.split_whitespace().all(|command| GDB_HARMLESS.contains(&command)) {
+                return Run::Unknown(format!("gdb {word} '{value}'"));
+            }
+            runs |= matches!(value.split_whitespace().next(), Some("run" | "r" | "start" | "starti"));
+        }
+    }
+    match program.filter(|&at| at < args.len()) {
+        _ if !batch => Run::Unknown("gdb (the commands of its input)".to_string()),
+        Some(at) if runs => Run::Command(at),
+        _ => Run::Nothing,
+    }
+}
+
+/// What tmux runs, and where: its `-c` command, or the shell command of
+/// one that starts a pane or runs one, in the directory its `-c` names.
+fn tmux(args: &[&str]) -> (Run, Option<Chdir>) {
+    if args.contains(&";") {
+        return (Run::Unknown("tmux (a list of commands)".to_string()), None);
+    }
+    let mut at = 0;
+    while let Some(&word) = args.get(at).filter(|word| word.starts_with('-')) {
+        at += 1;
+        if word == "--" {
+            break;
+        }
+        for (i, letter) in word.char_indices().skip(1) {
+            match letter {
+                'V' => return (Run::Nothing, None),
+                'c' | 'f' | 'L' | 'S' | 'T' => {
+                    let value = if i + 1 < word.len() { word[i + 1..].to_string() } else { next(args, &mut at) };
+                    if letter == 'c' {
+                        return (Run::Script(value), None);
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    let Some(&command) = args.get(at) else { return (Run::Nothing, None) };
+    let values = match command {
+        "new-session" | "new" => "cefFnstxy",
+        "new-window" | "neww" => "ceFnt",
+        "split-window" | "splitw" => "celtF",
+        "respawn-pane" | "respawnp" | "respawn-window" | "respawnw" => "cet",
+        "run-shell" | "run" => "cdt",
+        "ls" | "list-sessions" | "list-windows" | "lsw" | "list-panes" | "lsp" | "kill-server" | "kill-session"
+        | "kill-window" | "killw" | "kill-pane" | "killp" | "has-session" | "has" | "attach" | "attach-session"
+        | "a" | "detach" | "detach-client" | "display-message" | "display" | "capture-pane" | "capturep"
+        | "start-server" | "start" | "wait-for" | "wait" => return (Run::Nothing, None),
+        _ => return (Run::Unknown(format!("tmux {command}")), None),
+    };
+    let mut chdir = None;
+    at += 1;
+    while let Some(&word) = args.get(at).filter(|word| word.starts_with('-')) {
+        at += 1;
+        if word == "--" {
+            break;
+        }
+        for (i, letter) in word.char_indices().skip(1) {
+            if values.contains(letter) {
+                let from = i + 1;
+                let (value_word, value_from) = if from < word.len() { (at - 1, from) } else { (at, 0) };
+                at += usize::from(from >= word.len());
+                if letter == 'c' && value_word < args.len() {
+                    chdir = Some(Chdir::Word(value_word, value_from));
+                }
+                break;
+            }
+            // run-shell's `-C` runs a tmux command, not a shell's.
+            if letter == 'C' && matches!(command, "run-shell" | "run") {
+                return (Run::Unknown(format!("tmux {command} -C")), None);
+            }
+        }
+    }
+    match args.get(at..).filter(|rest| !rest.is_empty()) {
+        Some(rest) => (Run::Script(rest.join(" ")), chdir),
+        None => (Run::Nothing, None),
+    }
+}
+
+/// The word at `at`, moving past it (empty past the end).
+fn next(args: &[&str], at: &mut usize) -> String {
+    *at += 1;
+    args.get(*at - 1).map_or(String::new(), |word| word.to_string())
+}
+
+/// screen's options spelled as words (`-ls`), and of its letters those
+/// taking a value (the rest of the word, else the next one).
+const SCREEN_WORDS: [&str; 6] = ["-ls", "-list", "-wipe", "-Logfile", "-logfile", "-version"];
+const SCREEN_VALUES: &str = "SehptTs";
+
+fn screen(args: &[&str]) -> Run {
+    let mut at = 0;
+    while let Some(&word) = args.get(at) {
+        at += 1;
+        if word == "--" {
+            break;
+        }
+        if SCREEN_WORDS.contains(&word) {
+            at += usize::from(word.eq_ignore_ascii_case("-logfile"));
+            continue;
+        }
+        let Some(letters) = word.strip_prefix('-') else { return Run::Command(at - 1) };
+        for (i, letter) in letters.char_indices() {
+            if matches!(letter, 'X' | 'Q' | 'c') {
+                return Run::Unknown(format!("screen -{letter}"));
+            }
+            if SCREEN_VALUES.contains(letter) {
+                at += usize::from(i + 1 == letters.len());
+                break;
+            }
+        }
+    }
+    args.get(at).map_or(Run::Nothing, |_| Run::Command(at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(name: &str, line: &str) -> Run {
+        run(name, &line.split_whitespace().collect::<Vec<_>>()).expect("a wrapper").run
+    }
+
+    #[test]
+    fn the_command_each_runs() {
+        assert_eq!(runs("valgrind", "-q --leak-check=full rm x"), Run::Command(2));
+        assert_eq!(runs("valgrind", "--version"), Run::Nothing);
+        assert_eq!(runs("firejail", "--noprofile --quiet rm x"), Run::Command(2));
+        assert_eq!(runs("firejail", "--private=/tmp/h rm x"), Run::Unknown("firejail --private=/tmp/h".into()));
+        assert_eq!(runs("gdb", "-batch -ex run --args rm x"), Run::Command(4));
+        assert_eq!(runs("gdb", "-q -batch -ex=r -ex bt --args rm x"), Run::Command(6));
+        assert_eq!(runs("gdb", "-batch -ex run rm"), Run::Command(3));
+        assert_eq!(runs("gdb", "-batch --args rm x"), Run::Nothing);
+        assert_eq!(runs("gdb", "--args rm x"), Run::Unknown("gdb (the commands of its input)".into()));
+        assert_eq!(runs("gdb", "-batch -ex shell --args rm"), Run::Unknown("gdb -ex 'shell'".into()));
+        assert_eq!(runs("gdb", "-batch -x cmds rm"), Run::Unknown("gdb -x (its commands)".into()));
+        assert_eq!(runs("tmux", "new-session -d rm x"), Run::Script("rm x".into()));
+        assert_eq!(runs("tmux", "-L s new -d -s n -x 80 rm x"), Run::Script("rm x".into()));
+        assert_eq!(runs("tmux", "-c rm"), Run::Script("rm".into()));
+        assert_eq!(runs("tmux", "new-session -d"), Run::Nothing);
+        assert_eq!(runs("tmux", "run-shell -b rm"), Run::Script("rm".into()));
+        assert_eq!(runs("tmux", "run -C kill-server"), Run::Unknown("tmux run -C".into()));
+        assert_eq!(runs("tmux", "send-keys -t s rm Enter"), Run::Unknown("tmux send-keys".into()));
+        assert_eq!(runs("tmux", "ls"), Run::Nothing);
+        assert_eq!(runs("screen", "-dmS name rm x"), Run::Command(2));
+        assert_eq!(runs("screen", "-d -m -S name rm x"), Run::Command(4));
+        assert_eq!(runs("screen", "-S name -X stuff x"), Run::Unknown("screen -X".into()));
+        assert_eq!(runs("screen", "-Sname -dm rm"), Run::Command(2));
+        assert_eq!(runs("screen", "-ls"), Run::Nothing);
+        let chdir = run("tmux", &["new", "-d", "-c", "qa", "cat", "x"]).unwrap().chdir;
+        assert_eq!(chdir, Some(Chdir::Word(3, 0)));
+    }
+}

@@ -1,0 +1,194 @@
+//! Programs that remove the files their operands name, or move them
+//! away: removing a file changes it at least as much as writing it, so
+//! `rm config/a.ini` is checked against Edit rules as `> config/a.ini` is.
+//! rm's, unlink's and rmdir's operands, shred's (it overwrites them, and
+//! with `-u` removes them), the sources mv moves and `rsync
+//! --remove-source-files` sends, and find's start points when it deletes
+//! (`-delete`) or runs one of these on what it finds (`-exec rm {} +`).
+//! A directory removed or moved whole (`rm -r`, mv, find) counts as
+//! everything under it.
+
+use std::path::Path;
+
+use globset::{GlobBuilder, GlobMatcher};
+
+use super::getopt::{Name, Spec, long};
+use super::readers::find_starts;
+use super::writers::{Part, written};
+
+/// Programs that remove or move away what they are given, run by find's
+/// `-exec` or by xargs on names found only when they run.
+const REMOVERS: [&str; 5] = ["rm", "unlink", "rmdir", "shred", "mv"];
+
+/// What a program removes, and how a verdict says it.
+#[derive(Debug)]
+pub(crate) struct Removed {
+    /// "removes", "moves away"…
+    pub(crate) verb: &'static str,
+    pub(crate) operands: Vec<Part>,
+    /// A directory among them goes with everything under it.
+    pub(crate) whole: bool,
+    /// No operand names one: it removes under its working directory
+    /// (`find -delete`).
+    pub(crate) default_cwd: bool,
+    /// The name patterns each file it removes under a directory matches
+    /// (find's `-name`, `-iname`): none, any file.
+    names: Vec<GlobMatcher>,
+}
+
+impl Removed {
+    /// Whether it may remove `path`, found under a directory it removes.
+    pub(crate) fn may_remove(&self, path: &Path) -> bool {
+        let name = path.file_name().unwrap_or_default();
+        self.names.iter().all(|pattern| pattern.is_match(name))
+    }
+}
+
+const RM: Spec = Spec { short_values: "", long: &[long("recursive", "r", false, Some('r'))] };
+const SHRED: Spec = Spec {
+    short_values: "ns",
+    long: &[
+        long("iterations", "i", true, Some('n')),
+        long("size", "s", true, Some('s')),
+        long("random-source", "ra", true, None),
+        long("remove", "re", false, Some('u')),
+    ],
+};
+
+/// What `program` given `args` (the words after it) removes, when it is
+/// one of these.
+pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
+    let of = |verb, operands: Vec<usize>, whole| Removed {
+        verb,
+        operands: operands.into_iter().map(|word| Part { word, from: 0 }).collect(),
+        whole,
+        default_cwd: false,
+        names: Vec::new(),
+    };
+    match program {
+        "rm" => {
+            let parsed = RM.parse(args);
+            let recursive = parsed.has(Name::Short('r')) || parsed.has(Name::Short('R'));
+            Some(of("removes", parsed.operands, recursive))
+        }
+        "unlink" | "rmdir" => Some(of("removes", operands(args), false)),
+        "shred" => Some(of("overwrites", SHRED.parse(args).operands, false)),
+        "mv" => Some(of("moves away", written(program, args)?.sources, true)),
+        "rsync" if args.iter().any(|arg| arg.starts_with("--remove-source")) => {
+            Some(of("moves away", written(program, args)?.sources, true))
+        }
+        "find" => {
+            let runs_remover = args
+                .windows(2)
+                .any(|pair| matches!(pair[0], "-exec" | "-execdir" | "-ok" | "-okdir") && removes_names(pair[1]));
+            if !runs_remover && !args.contains(&"-delete") {
+                return None;
+            }
+            let starts = find_starts(args);
+            let names = find_names(&args[starts.last().map_or(0, |&last| last + 1)..]);
+            Some(Removed { default_cwd: true, names, ..of("deletes", starts, true) })
+        }
+        _ => None,
+    }
+}
+
+/// find's tests that leave which files its expression matches as the
+/// name tests say, and take the next word (`-type f`, `-maxdepth 2`).
+const FIND_NARROWING: [&str; 6] = ["-name", "-iname", "-type", "-xtype", "-maxdepth", "-mindepth"];
+/// find's words that change nothing of which files match.
+const FIND_NEUTRAL: [&str; 9] = ["-delete", "-print", "-print0", "-depth", "-xdev", "-mount", "-a", "-and", "-noleaf"];
+
+/// The name patterns find's expression `expression` removes files by, when
+/// it is all `-name`/`-iname` tests (and so a file's name matching every
+/// one), the tests and options above, and actions running a remover; else
+/// none (any file: `-o`, `!`, `-path`, `-newer`… are not followed).
+fn find_names(expression: &[&str]) -> Vec<GlobMatcher> {
+    let mut names = Vec::new();
+    let mut at = 0;
+    while let Some(&word) = expression.get(at) {
+        at += 1;
+        if FIND_NARROWING.contains(&word) {
+            let Some(value) = expression.get(at) else { return Vec::new() };
+            at += 1;
+            if matches!(word, "-name" | "-iname") {
+                let glob = GlobBuilder::new(value).case_insensitive(word == "-iname").backslash_escape(true).build();
+                match glob {
+                    Ok(glob) => names.push(glob.compile_matcher()),
+                    Err(_) => return Vec::new(),
+                }
+            }
+        } else if matches!(word, "-exec" | "-execdir" | "-ok" | "-okdir") {
+            let end = expression[at..].iter().position(|word| matches!(*word, ";" | "+"));
+            match (expression.get(at), end) {
+                (Some(program), Some(end)) if removes_names(program) => at += end + 1,
+                _ => return Vec::new(),
+            }
+        } else if !FIND_NEUTRAL.contains(&word) {
+            return Vec::new();
+        }
+    }
+    names
+}
+
+/// Whether `program`, run on names found only when it runs (by xargs or
+/// `find -exec`), removes what they name.
+pub(crate) fn removes_names(program: &str) -> bool {
+    REMOVERS.contains(&super::bash::basename(program))
+}
+
+/// The words that are not options, all of them after `--`.
+fn operands(args: &[&str]) -> Vec<usize> {
+    let dashes = args.iter().position(|arg| *arg == "--").unwrap_or(args.len());
+    let options_end = |at: &usize| *at > dashes || !args[*at].starts_with('-') || args[*at] == "-";
+    (0..args.len()).filter(|at| *at != dashes).filter(options_end).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(program: &str, line: &str) -> Option<(Vec<usize>, bool)> {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        removed(program, &args).map(|removed| (removed.operands.iter().map(|part| part.word).collect(), removed.whole))
+    }
+
+    #[test]
+    fn operands_removed_and_whether_directories_go_whole() {
+        assert_eq!(of("rm", "-f a b"), Some((vec![1, 2], false)));
+        assert_eq!(of("rm", "-rf dir"), Some((vec![1], true)));
+        assert_eq!(of("rm", "a -R"), Some((vec![0], true)));
+        assert_eq!(of("rm", "--recursive --interactive=never dir"), Some((vec![2], true)));
+        assert_eq!(of("rm", "-- -f"), Some((vec![1], false)));
+        assert_eq!(of("unlink", "a"), Some((vec![0], false)));
+        assert_eq!(of("rmdir", "-p a/b -- -x"), Some((vec![1, 3], false)));
+        assert_eq!(of("shred", "-n 3 -u a"), Some((vec![3], false)));
+        assert_eq!(of("shred", "--size=1K --remove=wipe a"), Some((vec![2], false)));
+        assert_eq!(of("mv", "a b dest"), Some((vec![0, 1], true)));
+        assert_eq!(of("mv", "-t dest a"), Some((vec![2], true)));
+        assert_eq!(of("rsync", "-a --remove-source-files a dest"), Some((vec![2], true)));
+        assert_eq!(of("rsync", "-a a dest"), None);
+        assert_eq!(of("find", "a b -name x -delete"), Some((vec![0, 1], true)));
+        assert_eq!(of("find", "-L a -exec /bin/rm {} +"), Some((vec![1], true)));
+        assert_eq!(of("find", "-name x -delete"), Some((vec![], true)));
+        assert_eq!(of("find", "a -exec cat {} +"), None);
+        assert_eq!(of("cat", "a"), None);
+    }
+
+    #[test]
+    fn find_removes_only_what_its_name_tests_match() {
+        let may_remove = |line: &str, path: &str| {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            removed("find", &args).expect("it deletes").may_remove(Path::new(path))
+        };
+        assert!(may_remove(". -name *.pyc -delete", "a/b.pyc"));
+        assert!(!may_remove(". -name *.pyc -delete", "a/b.ini"));
+        assert!(may_remove(". -type f -iname *.PYC -exec rm -f {} +", "a/b.pyc"));
+        assert!(!may_remove(". -name *.pyc -name x* -delete", "a/b.pyc"));
+        // Any other test, or an `-o`, may match anything: not followed.
+        for line in
+            [". -name *.pyc -o -name *.ini -delete", ". ! -name *.pyc -delete", ". -newer f -delete", ". -delete"]
+        {
+            assert!(may_remove(line, "a/b.ini"), "{line}");
+        }
+    }
+}

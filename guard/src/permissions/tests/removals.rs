@@ -1,0 +1,106 @@
+//! Removing a file, or moving it away, is an edit of it.
+
+use super::*;
+
+/// `Edit(./config/**)` denied, as in the QA project (guard2).
+fn config() -> (Setup, Permissions, PathBuf) {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./secret/**)", "Edit(./config/**)"]}"#));
+    for name in ["config/a.ini", "config/sub/b.ini", "a.txt", "src/a.rs", "secret/plan.txt"] {
+        s.file(name);
+    }
+    fs::create_dir_all(s.root.join("config/empty")).unwrap();
+    let p = s.load();
+    let file = s.project_file();
+    (s, p, file)
+}
+
+#[test]
+fn removing_or_moving_away_a_protected_file_is_an_edit_of_it() {
+    let (s, p, file) = config();
+    let rule = "Edit(./config/**)";
+    let cwd = |dir: &str| format!("its working directory {}", s.root.join(dir).components().as_path().display());
+    // QA (guard2 #1–#5): each ran, and the file was gone.
+    for (command, part) in [
+        ("rm config/a.ini", "`rm` removes `config/a.ini`".to_string()),
+        ("rm -f -- config/a.ini", "`rm` removes `config/a.ini`".to_string()),
+        ("unlink config/a.ini", "`unlink` removes `config/a.ini`".to_string()),
+        ("rm config/*.ini", "`rm` removes `config/*.ini`, which matches config/a.ini".to_string()),
+        (
+            "find config -name a.ini -delete",
+            "`find` deletes anything under `config`, config/a.ini among it".to_string(),
+        ),
+        ("find . -name '*.ini' -delete", format!("`find` deletes anything under {}, config/a.ini among it", cwd(""))),
+        ("find -L config -exec rm {} +", "`find` deletes anything under `config`, config/a.ini among it".to_string()),
+        ("cd config && find . -delete", format!("`find` deletes anything under {}, a.ini among it", cwd("config"))),
+        (
+            "cd config && find -name a.ini -delete",
+            format!("`find` deletes anything under {}, a.ini among it", cwd("config")),
+        ),
+        ("mv config/a.ini /tmp/moved.ini", "`mv` moves away `config/a.ini`".to_string()),
+        ("mv -t /tmp config/a.ini", "`mv` moves away `config/a.ini`".to_string()),
+        ("mv config /tmp/c", "`mv` moves away anything under `config`, config/a.ini among it".to_string()),
+        ("shred -u config/a.ini", "`shred` overwrites `config/a.ini`".to_string()),
+        ("shred -n 1 config/a.ini", "`shred` overwrites `config/a.ini`".to_string()),
+        ("rmdir config/empty", "`rmdir` removes `config/empty`".to_string()),
+        ("rm -r config", "`rm` removes anything under `config`, config/a.ini among it".to_string()),
+        ("rm -rf .", format!("`rm` removes anything under {}, config/a.ini among it", cwd(""))),
+        (
+            "rsync -a --remove-source-files config/ /tmp/c",
+            "`rsync` moves away anything under `config`, config/a.ini among it".to_string(),
+        ),
+        ("sudo rm config/a.ini", "`rm` removes `config/a.ini`".to_string()),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    // Only what is under a directory counts, listed: a rule's pattern that could match below it is not
+    // enough (`rm -rf build` where `Edit(**/.env)` is).
+    let s2 = Setup::new();
+    s2.project(&permissions(r#"{"deny": ["Edit(**/.env)"]}"#));
+    for name in ["build/out.o", "app/.env"] {
+        s2.file(name);
+    }
+    let p2 = s2.load();
+    assert_eq!(p2.check_shell("rm -rf build", &s2.root), Verdict::Allow);
+    assert_eq!(
+        p2.check_shell("rm -rf app", &s2.root),
+        because(deny("Edit(**/.env)", &s2.project_file()), "`rm` removes anything under `app`, app/.env among it")
+    );
+    // Names found only when it runs.
+    assert_eq!(
+        p.check_shell("ls config | xargs rm", &s.root),
+        unknown_file(rule, &file, "`xargs rm` removes the files named on its input")
+    );
+    // What no rule covers, not removed, or not there to remove (`rm` without `-r` leaves a directory).
+    for command in [
+        "rm a.txt",
+        "rm -r src",
+        "mv a.txt b.txt",
+        "find src -delete",
+        "find config -name a.ini",
+        "find . -name '*.pyc' -delete",
+        "find config -type f -name '*.bak' -exec rm -f {} +",
+        "find config -exec ls {} +",
+        "rm config",
+        "rsync -a config/ /tmp/c",
+        "cp config/a.ini /tmp/a.ini",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A link is removed or moved, not what it leads to; a file a link leads to, or under a link to a
+    // directory, is.
+    std::os::unix::fs::symlink(s.root.join("config/a.ini"), s.root.join("l.ini")).unwrap();
+    std::os::unix::fs::symlink(s.root.join("config"), s.root.join("cl")).unwrap();
+    for command in
+        ["rm l.ini", "mv l.ini m.ini", "rm -r cl", "ln -s config l2; mv l2 l3", "ln config/a.ini h.ini; rm h.ini"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    for (command, part) in [
+        ("rm cl/a.ini", "`rm` removes `cl/a.ini`"),
+        ("rm -r cl/", "`rm` removes anything under `config`, config/a.ini among it"),
+        ("ln -s config l2; rm l2/a.ini", "`rm` removes `l2/a.ini`, through the link `ln -s config l2` made"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+}

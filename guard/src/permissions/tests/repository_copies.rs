@@ -1,0 +1,83 @@
+//! A copy of a repository's content made by git is read from it: git reads
+//! every tracked file making it.
+
+use super::*;
+
+/// `Read(./secret/**)` denied, secret/plan.txt tracked, as in the QA project (guard2).
+fn tracked_secret() -> (Setup, Permissions, PathBuf) {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./secret/**)"]}"#));
+    for name in ["secret/plan.txt", "src/a.rs"] {
+        s.file(name);
+    }
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "secret", "src"]);
+    let p = s.load();
+    let file = s.project_file();
+    (s, p, file)
+}
+
+#[test]
+fn clone_worktree_bundle_and_fast_export_read_every_tracked_file() {
+    let (s, p, file) = tracked_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    let top = s.root.display();
+    // QA (guard2 #14–#17): each copy held secret/plan.txt, read from there.
+    for (command, program) in [
+        ("git worktree add -q /tmp/wt HEAD && cat /tmp/wt/secret/plan.txt", "worktree"),
+        ("git clone -q . /tmp/clone", "clone"),
+        ("git clone --depth 1 -- . /tmp/clone", "clone"),
+        (&format!("git clone file://{top} /tmp/clone") as &str, "clone"),
+        (&format!("cd /tmp && git clone {top}/.git c") as &str, "clone"),
+        ("git bundle create /tmp/g2.bundle HEAD && git clone -q /tmp/g2.bundle /tmp/b", "bundle"),
+        ("git fast-export --all > /tmp/all.stream", "fast-export"),
+        ("git init -q /tmp/r && git -C /tmp/r fetch -q $PWD/.. main", "fetch"),
+    ] {
+        let command = command.replace("$PWD/..", &top.to_string());
+        let verdict = p.check_shell(&command, &s.root);
+        let Verdict::Deny { rule, cause: Some(Cause::Part(said)), .. } = &verdict else {
+            panic!("{command}: {verdict:?}")
+        };
+        assert_eq!(rule, "Read(./secret/**)", "{command}");
+        let reads = format!("`git {program}` reads the files git tracks under ");
+        assert!(said.starts_with(&reads) && said.ends_with("secret/plan.txt among it"), "{command}: {said}");
+    }
+    assert_eq!(
+        p.check_shell("git clone -q . /tmp/clone", &s.root),
+        because(
+            secret,
+            &format!(
+                "`git clone` reads the files git tracks under its working directory {top}, secret/plan.txt among it"
+            )
+        )
+    );
+    // A repository a variable names is known only when it runs.
+    assert_eq!(
+        p.check_shell("git clone \"$d\" /tmp/c", &s.root),
+        unknown_file("Read(./secret/**)", &file, "`git clone` reads the repository `$d` names")
+    );
+    // Another host's repository, one no rule covers, a remote's name, or no copy made.
+    for command in [
+        "git clone https://example.com/r.git /tmp/c",
+        "git clone git@example.com:r.git /tmp/c",
+        "git clone -q src /tmp/c",
+        "git fetch origin",
+        "git pull",
+        "git worktree list",
+        "git bundle verify /tmp/g2.bundle",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A file git does not track is not copied.
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    s.file(".env");
+    s.file("src/a.rs");
+    fs::write(s.root.join(".gitignore"), ".env\n").unwrap();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "-A"]);
+    let p = s.load();
+    for command in ["git clone -q . /tmp/c", "git worktree add /tmp/wt", "git bundle create /tmp/b HEAD"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}

@@ -1,0 +1,89 @@
+//! The command a tracer, sandbox, resource setter or terminal session
+//! runs is checked as if run directly.
+
+use super::*;
+
+#[test]
+fn tracers_sandboxes_and_sessions_run_their_command_as_if_run_directly() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)", "Read(./secret/**)", "Bash(rm:*)", "Bash(curl:*)"]}"#));
+    for name in [".env", "secret/plan.txt", "victim.txt", "a.txt"] {
+        s.file(name);
+    }
+    let p = s.load();
+    let denied_by = |command: &str, rule: &str| {
+        let verdict = p.check_shell(command, &s.root);
+        assert!(matches!(&verdict, Verdict::Deny { rule: r, .. } if r == rule), "{command}: {verdict:?}");
+    };
+    let victim = s.root.join("victim.txt");
+    let victim = victim.display();
+    // QA (guard1 #40–#51, guard2 #20–#26): each ran its command unchecked.
+    for command in [
+        "strace -o /dev/null rm victim.txt".to_string(),
+        "strace -f -e trace=file -o /dev/null rm victim.txt".to_string(),
+        format!("chroot / rm {victim}"),
+        "setpriv rm victim.txt".to_string(),
+        "setpriv --reuid=1000 --clear-groups rm victim.txt".to_string(),
+        "prlimit --nofile=1024 rm victim.txt".to_string(),
+        "prlimit -n1024 --cpu=10 rm victim.txt".to_string(),
+        "fakeroot rm victim.txt".to_string(),
+        "fakeroot -- rm victim.txt".to_string(),
+        "gdb -batch -ex run --args rm victim.txt".to_string(),
+        "valgrind -q rm victim.txt".to_string(),
+        "valgrind --tool=memcheck --log-file=/dev/null rm victim.txt".to_string(),
+        "tmux new-session -d 'rm victim.txt'".to_string(),
+        "tmux new -d rm victim.txt".to_string(),
+        "screen -dm rm victim.txt".to_string(),
+        "screen -S s -d -m rm victim.txt".to_string(),
+        "ltrace -o /dev/null rm victim.txt".to_string(),
+        "numactl --localalloc rm victim.txt".to_string(),
+        "firejail --quiet --noprofile rm victim.txt".to_string(),
+        "catchsegv rm victim.txt".to_string(),
+        "/usr/bin/time -o /dev/null rm victim.txt".to_string(),
+        "chrt -o 0 taskset 1 ionice -c 3 rm victim.txt".to_string(),
+        "sudo strace -f valgrind -q rm victim.txt".to_string(),
+    ] {
+        denied_by(&command, "Bash(rm:*)");
+    }
+    denied_by("strace -o /dev/null curl -s file:///etc/hostname", "Bash(curl:*)");
+    for (command, rule) in [
+        ("tmux new-session -d 'cat .env > /tmp/leak.txt'", "Read(./.env)"),
+        ("fakeroot sh -c 'cat secret/plan.txt'", "Read(./secret/**)"),
+        ("valgrind -q sh -c 'cat secret/plan.txt'", "Read(./secret/**)"),
+        ("strace -f -o /dev/null sh -c 'cat secret/plan.txt'", "Read(./secret/**)"),
+        ("tmux new-session -d 'cp secret/plan.txt /tmp/tmux2.txt'", "Read(./secret/**)"),
+        ("tmux new-session -d -c secret 'cat plan.txt'", "Read(./secret/**)"),
+        ("tmux -c 'cat .env'", "Read(./.env)"),
+    ] {
+        denied_by(command, rule);
+    }
+    // Run elsewhere, or by commands known only when they run: asked about.
+    for (command, written) in [
+        ("chroot /srv rm victim.txt", "chroot /srv"),
+        ("firejail --private rm victim.txt", "firejail --private"),
+        ("gdb --args rm victim.txt", "gdb (the commands of its input)"),
+        ("gdb -batch -ex 'shell rm victim.txt' --args ls", "gdb -ex 'shell rm victim.txt'"),
+        ("tmux send-keys -t s 'rm victim.txt' Enter", "tmux send-keys"),
+        ("screen -S s -X stuff 'rm victim.txt'", "screen -X"),
+        ("strace -o '|rm victim.txt' ls", "strace -o |rm victim.txt"),
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        assert_eq!(verdict, unknown_program("Bash(rm:*)", &s.project_file(), written), "{command}");
+    }
+    // What runs nothing denied, or nothing at all.
+    for command in [
+        "strace -c ls",
+        "strace -p 700",
+        "valgrind ls",
+        "tmux ls",
+        "tmux new-session -d",
+        "screen -ls",
+        "gdb -batch --args rm victim.txt",
+        "setpriv --dump",
+        "prlimit --pid 700",
+        "numactl --hardware",
+        "chroot / ls",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
