@@ -810,6 +810,50 @@ fn javascript_exported_let_and_var() {
     assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n4 var hidden\n5 fn named\n6 var C\n7-9 var D, E, F\n");
 }
 
+/// A declaration that destructures binds each name its pattern does, and a file-level or exported
+/// one lists them all on its line, as a declaration of several does (they were in no view nor
+/// symbol search): a renamed property by its new name, a default or rest element by its own, a
+/// nested pattern's names too, a hole and a key none. A function's own stay unlisted, and a
+/// pattern taking what `require` gives is an import.
+#[test]
+fn javascript_destructuring_declarations_list_every_name_they_bind() {
+    let bound = [
+        "NODE_ENV",
+        "port",
+        "passthrough",
+        "primaryHost",
+        "fallbackHost",
+        "retries",
+        "initialDelay",
+        "factor",
+        "firstCode",
+        "otherCodes",
+        "parse",
+        "stringify",
+        "major",
+        "minor",
+        "only",
+    ];
+    let views = check("javascript/destructuring.js", Language::JavaScript, &bound);
+    views.hides(&["dir", "PORT", "backoff", "codes", "readFileSync", "joinPath"]);
+    assert!(views.map.starts_with("imports 9-10: fs; path\n"), "{}", views.map);
+    views.signature_lines_contain(&["12 const { NODE_ENV, PORT: port = 8080, ...passthrough }"]);
+    assert!(views.map.contains("\n14-18 var retries, initialDelay, factor, firstCode, otherCodes\n"), "{}", views.map);
+
+    // TypeScript reads them alike, a typed pattern too; patterns of one name each keep a line
+    // each (three once shared `const { alpha } = one, beta } = two, gamma } = three`).
+    let (signatures, map) = js_and_ts_views(
+        "export const { a, b: [c] } = pair;\nconst { alpha } = one;\nconst { beta } = two;\nconst { gamma } = three;\n",
+    );
+    assert_eq!(
+        signatures,
+        "1 export const { a, b: [c] } = pair\n2 const { alpha } = one\n3 const { beta } = two\n4 const { gamma } = three\n"
+    );
+    assert_eq!(map, "1 const a, c\n2 const alpha\n3 const beta\n4 const gamma\n");
+    let typed = outline(Language::TypeScript, "export const { width, height }: Size = measure();\n");
+    assert_eq!(render_map(&typed), "1 const width, height\n");
+}
+
 /// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
 #[test]
 fn typescript_declared_let_and_var() {
