@@ -2796,8 +2796,14 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
 
     let python =
         check("python/typed.py", Language::Python, &["parse", "Window", "__init__", "width", "resize", "read_items"]);
+    // A Python overload run is its `@overload` signatures, as TypeScript's is: the untyped
+    // implementation after them was shown as the run's shortest and counted as one more. Two
+    // keep a line each; three share one, the implementation's lines ending it.
     python.signature_lines_contain(&[
-        "7-14 def parse(value, *, encoding=\"utf-8\") (+2 more)",
+        "7-8 @overload def parse(value: str) -> int",
+        "9-14 @overload def parse(value: bytes, *, encoding: str = \"utf-8\") -> int",
+        " 64-72 @overload def get(self, key: int) -> str (+2 more)",
+        " 74-75 def only(self, key)",
         "def __init__(self, width: int, height: int, *, title: str | None = None) -> None",
         // A long head drops `Annotated`'s metadata before it empties nested types.
         "def read_items(skip: int = 0, limit: Optional[…] = None, tags: list[…] = [], user: User = None) -> list[Item]",
@@ -2815,6 +2821,9 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
         assert!(python.names.iter().any(named), "`{name}` not outlined: {:?}", python.names);
     }
     python.signature_lines_contain(&["54 first_width, *other_widths = (MIN_WIDTH, MAX_WIDTH)"]);
+    assert!(!python.signatures.contains("def parse(value, *"), "{}", python.signatures);
+    assert!(!python.signatures.contains("def get(self, key)"), "{}", python.signatures);
+    assert!(python.map.contains("7-8 fn parse\n9-14 fn parse\n") && python.map.contains(" 64-72 get ×3\n"));
     assert!(!python.names.iter().any(|n| n.contains("_cache")), "_cache: a private name is no field");
 }
 

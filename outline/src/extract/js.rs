@@ -6,7 +6,9 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Names, Prefix, Private, Rule, SHORT_VALUE, Spec, Untyped, field_text, name_field};
+use super::{
+    Constructors, Names, Prefix, Private, Rule, SHORT_VALUE, Spec, Untyped, field_text, name_field, previous_statement,
+};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -1339,11 +1341,7 @@ fn implements_overloads(node: Node, source: &str) -> bool {
         Some(parent) if parent.kind() == "export_statement" => parent,
         _ => node,
     };
-    let mut previous = statement.prev_named_sibling();
-    while let Some(comment) = previous.filter(|previous| previous.kind() == "comment") {
-        previous = comment.prev_named_sibling();
-    }
-    let signature = match previous {
+    let signature = match previous_statement(statement) {
         Some(export) if export.kind() == "export_statement" => export.child_by_field_name("declaration"),
         other => other,
     };

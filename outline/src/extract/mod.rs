@@ -613,6 +613,16 @@ pub(crate) fn first_named_child_text(node: Node, source: &str) -> Option<String>
     node.named_child(0).map(|n| node_text(n, source).to_string())
 }
 
+/// The statement before `statement`, comments passed over: what a function's overload
+/// signatures are looked for in (see [`Rule::implements_overloads`]).
+pub(crate) fn previous_statement(statement: Node) -> Option<Node> {
+    let mut previous = statement.prev_named_sibling();
+    while let Some(comment) = previous.filter(|previous| previous.kind() == "comment") {
+        previous = comment.prev_named_sibling();
+    }
+    previous
+}
+
 /// Accepts every candidate import node.
 pub(crate) fn always(_: Node, _: &str) -> bool {
     true
