@@ -2925,7 +2925,7 @@ fn typescript_heads_written_over_lines_read_as_one() {
         // An alias whose value is still long without what its brackets hold shows no value.
         "48-52 export type DeepKeys<T, TDepth…> = …",
         // A long list of type parameters is its first; two stay.
-        "54-67 export class QueryObserver<TQueryFnData, …> extends …",
+        "54-67 export class QueryObserver<TQueryFnData, …> extends Subscribable<…>",
         "getOptimisticResult<TResult…, TKey>(key: TKey)",
     ]);
 }
