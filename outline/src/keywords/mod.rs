@@ -168,6 +168,28 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         }
         let head = head.unwrap_or_else(|| head::head(&lines, index));
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let sequence =
+            (family == Family::Lua && table == Table::No).then(|| lua::function_sequence(line.trim(), place)).flatten();
+        if let Some(sequence) = sequence {
+            // Functions one after another on the line: each its own definition, with its head. The
+            // last stays open, as a function on a line of its own does (its body may go on below).
+            for (name, statement) in sequence {
+                let signature = head_signature(statement, Kind::Function, family);
+                let definition = Definition {
+                    kind: Kind::Function,
+                    name,
+                    signature,
+                    uncut: None,
+                    start_line: number,
+                    head_line: number,
+                    end_line: number,
+                    children: Vec::new(),
+                };
+                found.push((indent, parent, definition, Table::No));
+            }
+            open.push(found.len() - 1);
+            continue;
+        }
         // A value written over the next lines (`const MAP = [`) is left out with its bracket, a
         // table's constructor (`setmetatable({}, {`) with it: its functions follow. A table given
         // to a call whose result is not kept is named by the call, as written.
@@ -276,10 +298,9 @@ fn one_line_members(head: &str, family: Family, owner: Kind, number: u32) -> Opt
     for part in parts {
         // A member no keyword starts is read as on a line of its own (`enum Suit: string { case
         // Hearts = 'H'; case Spades = 'S'; }` was kept raw on the enum's line, no case in the map).
-        let member = (family == Family::General)
-            .then(|| type_member(&[part], 0, owner))
-            .flatten()
-            .or_else(|| definition(part, family, true).map(|(kind, name)| (kind, name, head_signature(part, kind, family))));
+        let member = (family == Family::General).then(|| type_member(&[part], 0, owner)).flatten().or_else(|| {
+            definition(part, family, true).map(|(kind, name)| (kind, name, head_signature(part, kind, family)))
+        });
         match member {
             Some((kind, name, signature)) => members.push(Definition {
                 kind,
@@ -529,6 +550,24 @@ mod tests {
             crate::render::render_item_signatures(&items),
             "2 enum Suit: string { Hearts, Spades }\n3 enum Status { Active, Inactive }\n 3 public function label(): \
              string\n4 class Box\n 4 use Loggable\n 4 public function open()\n"
+        );
+    }
+
+    /// Lua functions written one after another on a line are each listed, with their own heads
+    /// (`M.g` was in no view: the line was `M.f`'s, its signature the whole line), and the
+    /// functions of a one-line metatable are all named.
+    #[test]
+    fn lua_functions_on_one_line_are_each_listed() {
+        let lua = "local M = {}\nM.f = function() end; M.g = function(x) return x end\nfunction M.h() end\n\
+                   return setmetatable({}, { __index = function(t, k) return rawget(M, k) end, __call = function() end })\n";
+        assert_eq!(
+            outline(lua, Family::Lua),
+            ["2-2 Function M.f", "2-2 Function M.g", "3-3 Function M.h", "4-4 Function __index, __call"]
+        );
+        let items = keyword_outline(lua, Family::Lua);
+        assert_eq!(
+            crate::render::render_item_signatures(&items[..3]),
+            "2 M.f = function()\n2 M.g = function(x)\n3 function M.h()\n"
         );
     }
 
