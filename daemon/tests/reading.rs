@@ -132,13 +132,14 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
     let asks_whole = matches!(ask, Ask::Mode("full" | "auto")) || (fresh && matches!(ask, Ask::Mode("diff")));
     if view.mode == "full" && !asks_whole {
         // Never inflate: a view that would cost more than the file is the file, saying so when
-        // the file with the note costs less than the view; an outline is the file even without it.
+        // the file with the note costs less than the view; a view standing for the file (an
+        // outline, `reference`'s line) is the file even without it.
         let asked = match ask {
             Ask::Mode(mode) => mode.split(':').next().unwrap_or(mode),
             Ask::Window { .. } => "lines",
         };
         let swap_note = format!("sent in full: smaller than its {asked} view");
-        let outline = matches!(ask, Ask::Mode("signatures" | "map"));
+        let outline = matches!(ask, Ask::Mode("signatures" | "map" | "reference"));
         // A note costing more than the file it comes with is left out.
         let dropped = matches!(ask, Ask::Mode("aggressive")) && tokens(&swap_note) > tokens(&text);
         assert!(view.note == swap_note || ((outline || dropped) && view.note.is_empty()), "{at}: {view:?}");
@@ -451,8 +452,8 @@ fn views_cost_no_more_than_the_file_with_its_note_and_are_byte_stable() {
     let p = Project::new();
     p.write("tiny.rs", "fn a() {}\n");
     // A view costing more than the file is the file, with a note saying why, when that costs
-    // less than the view: a range's header or `reference`'s line may cost more than a tiny
-    // file, but less than the file and the note. An outline is never larger than the file.
+    // less than the view: a range's header may cost more than a tiny file, but less than the
+    // file and the note. An outline or `reference`'s line is never larger than the file.
     let file = tokens("fn a() {}\n");
     for mode in ["signatures", "map", "aggressive", "lines:1-1", "reference", "auto", "diff"] {
         let v = p.read("", "tiny.rs", mode, false);
@@ -460,7 +461,7 @@ fn views_cost_no_more_than_the_file_with_its_note_and_are_byte_stable() {
             assert!(v.sent_tokens <= file + tokens(&format!("[{}]", v.note)), "{mode}: {v:?}");
             continue;
         }
-        if ["signatures", "map", "aggressive", "auto"].contains(&mode) {
+        if ["signatures", "map", "aggressive", "reference", "auto"].contains(&mode) {
             assert!(v.sent_tokens <= file, "{mode} inflated: {v:?}");
         }
         let swap_note = format!("sent in full: smaller than its {mode} view");
@@ -500,6 +501,40 @@ fn views_cost_no_more_than_the_file_with_its_note_and_are_byte_stable() {
     let sig = p.read("", "big.rs", "signatures", false);
     // Same-shaped functions share a line (`fn {item_0, …, item_199}() -> u32`): every name stays.
     assert!(sig.content.contains(" item_199}() -> u32"), "{}", sig.content);
+}
+
+/// Every view that stands for a file — an outline, `aggressive` and `reference`'s line — costs no
+/// more than the file, its note counted: of a tiny file each is the file, with a note only when
+/// the note alone costs no more than the file. `reference`'s line (13 tokens for `fn a() {}`'s 4)
+/// and the "sent in full" note of aggressive text whose comments are not known (a tiny log, a
+/// script whose `#!` names an interpreter without a comment syntax here: 22 tokens for 9) were
+/// sent as they were.
+#[test]
+fn a_view_standing_for_a_tiny_file_is_never_larger_than_it() {
+    let p = Project::new();
+    let files = [
+        ("tiny.rs", "fn a() {}\n"),
+        ("small.log", "started\nstopped\n"),
+        ("deploy", "#!/bin/sh\necho hi\n"),
+        ("run", "#!/usr/bin/env fish\necho hi\n"),
+        ("one.py", "x = 1\n"),
+    ];
+    for (path, text) in files {
+        p.write(path, text);
+        for mode in ["signatures", "map", "aggressive", "reference"] {
+            let view = p.read("", path, mode, false);
+            assert!(view.sent_tokens <= tokens(text), "{path} {mode} inflated: {view:?}");
+            if mode == "reference" || view.mode == "full" {
+                assert_eq!((view.content.as_str(), view.note.as_str()), (text, ""), "{path} {mode}");
+            }
+        }
+    }
+    // A file a little larger keeps the note that says why it was sent: it costs less than the file.
+    let log = "service started on port 8080 after 3 retries\nservice stopped by SIGTERM after 12 requests\n";
+    p.write("service", &format!("#!/usr/bin/env fish\n{log}"));
+    let view = p.read("", "service", "aggressive", false);
+    assert_eq!(view.note, "aggressive: no comment syntax known for service: sent in full");
+    assert!(view.sent_tokens <= 2 * view.raw_tokens, "{view:?}");
 }
 
 #[test]
@@ -600,9 +635,10 @@ fn aggressive_shortens_text_it_has_no_comment_syntax_for_as_auto_does() {
     // Some of the text as it is, as the map's head of text: no saving is claimed for it.
     assert!(view.raw_tokens <= view.sent_tokens, "{} {}", view.raw_tokens, view.sent_tokens);
     // Small text is sent whole, as auto sends it, the note saying why nothing was removed.
-    p.write("small.log", "started\nstopped\n");
+    let small_log = "service started on port 8080 after 3 retries\nservice stopped by SIGTERM after 12 requests\n";
+    p.write("small.log", small_log);
     let small = p.read("", "small.log", "aggressive", false);
-    assert_eq!(small.content, "started\nstopped\n");
+    assert_eq!(small.content, small_log);
     assert_eq!(small.note, "aggressive: no comment syntax known for small.log: sent in full");
 }
 
@@ -623,12 +659,13 @@ fn aggressive_strips_the_comments_of_php() {
     );
     assert_eq!(view.note, "");
     // A string the scan sees no end of: nothing removed, the note says why.
-    p.write("open.php", "<?php\n// a\n$s = \"open;\n");
+    let open_php = "<?php\n// a greeting for the logs\n$greeting = 'hello from the logger';\n$s = \"open;\n";
+    p.write("open.php", open_php);
     let open = p.read("", "open.php", "aggressive", false);
-    assert_eq!(open.content, "<?php\n// a\n$s = \"open;\n");
+    assert_eq!(open.content, open_php);
     assert_eq!(
         open.note,
-        "aggressive: comments not removed (a string on line 3 is left open) for open.php: sent in full"
+        "aggressive: comments not removed (a string on line 4 is left open) for open.php: sent in full"
     );
 }
 

@@ -581,6 +581,13 @@ fn split_head_at_name<'d>(definition: &Definition, head: &'d str, name: &str, me
         .match_indices(name)
         .find(|(at, _)| !signature[..*at].ends_with(word) && !signature[at + name.len()..].starts_with(word))?;
     let (before, after) = (&signature[..at], &signature[at + name.len()..]);
+    // A name bound inside a destructuring pattern (`const { alpha } = one`) is one of those the
+    // pattern binds: three such declarations are no shape the names alone vary (QA: `const {
+    // alpha } = one, beta } = two` was printed for three of them).
+    let unclosed = |open, close| before.matches(open).count() > before.matches(close).count();
+    if unclosed('{', '}') || unclosed('[', ']') {
+        return None;
+    }
     let quote = before.chars().last().filter(|quote| matches!(quote, '\'' | '"') && after.starts_with(*quote));
     Some(match quote {
         Some(quote) => Shape { before: &before[..at - 1], after: &after[1..], quote: Some(quote), members },

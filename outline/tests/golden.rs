@@ -810,6 +810,50 @@ fn javascript_exported_let_and_var() {
     assert_eq!(map, "1 var counter\n2 var legacy\n3 var a, b\n4 var hidden\n5 fn named\n6 var C\n7-9 var D, E, F\n");
 }
 
+/// A declaration that destructures binds each name its pattern does, and a file-level or exported
+/// one lists them all on its line, as a declaration of several does (they were in no view nor
+/// symbol search): a renamed property by its new name, a default or rest element by its own, a
+/// nested pattern's names too, a hole and a key none. A function's own stay unlisted, and a
+/// pattern taking what `require` gives is an import.
+#[test]
+fn javascript_destructuring_declarations_list_every_name_they_bind() {
+    let bound = [
+        "NODE_ENV",
+        "port",
+        "passthrough",
+        "primaryHost",
+        "fallbackHost",
+        "retries",
+        "initialDelay",
+        "factor",
+        "firstCode",
+        "otherCodes",
+        "parse",
+        "stringify",
+        "major",
+        "minor",
+        "only",
+    ];
+    let views = check("javascript/destructuring.js", Language::JavaScript, &bound);
+    views.hides(&["dir", "PORT", "backoff", "codes", "readFileSync", "joinPath"]);
+    assert!(views.map.starts_with("imports 9-10: fs; path\n"), "{}", views.map);
+    views.signature_lines_contain(&["12 const { NODE_ENV, PORT: port = 8080, ...passthrough }"]);
+    assert!(views.map.contains("\n14-18 var retries, initialDelay, factor, firstCode, otherCodes\n"), "{}", views.map);
+
+    // TypeScript reads them alike, a typed pattern too; patterns of one name each keep a line
+    // each (three once shared `const { alpha } = one, beta } = two, gamma } = three`).
+    let (signatures, map) = js_and_ts_views(
+        "export const { a, b: [c] } = pair;\nconst { alpha } = one;\nconst { beta } = two;\nconst { gamma } = three;\n",
+    );
+    assert_eq!(
+        signatures,
+        "1 export const { a, b: [c] } = pair\n2 const { alpha } = one\n3 const { beta } = two\n4 const { gamma } = three\n"
+    );
+    assert_eq!(map, "1 const a, c\n2 const alpha\n3 const beta\n4 const gamma\n");
+    let typed = outline(Language::TypeScript, "export const { width, height }: Size = measure();\n");
+    assert_eq!(render_map(&typed), "1 const width, height\n");
+}
+
 /// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
 #[test]
 fn typescript_declared_let_and_var() {
@@ -2752,8 +2796,14 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
 
     let python =
         check("python/typed.py", Language::Python, &["parse", "Window", "__init__", "width", "resize", "read_items"]);
+    // A Python overload run is its `@overload` signatures, as TypeScript's is: the untyped
+    // implementation after them was shown as the run's shortest and counted as one more. Two
+    // keep a line each; three share one, the implementation's lines ending it.
     python.signature_lines_contain(&[
-        "7-14 def parse(value, *, encoding=\"utf-8\") (+2 more)",
+        "7-8 @overload def parse(value: str) -> int",
+        "9-14 @overload def parse(value: bytes, *, encoding: str = \"utf-8\") -> int",
+        " 64-72 @overload def get(self, key: int) -> str (+2 more)",
+        " 74-75 def only(self, key)",
         "def __init__(self, width: int, height: int, *, title: str | None = None) -> None",
         // A long head drops `Annotated`'s metadata before it empties nested types.
         "def read_items(skip: int = 0, limit: Optional[…] = None, tags: list[…] = [], user: User = None) -> list[Item]",
@@ -2771,6 +2821,9 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
         assert!(python.names.iter().any(named), "`{name}` not outlined: {:?}", python.names);
     }
     python.signature_lines_contain(&["54 first_width, *other_widths = (MIN_WIDTH, MAX_WIDTH)"]);
+    assert!(!python.signatures.contains("def parse(value, *"), "{}", python.signatures);
+    assert!(!python.signatures.contains("def get(self, key)"), "{}", python.signatures);
+    assert!(python.map.contains("7-8 fn parse\n9-14 fn parse\n") && python.map.contains(" 64-72 get ×3\n"));
     assert!(!python.names.iter().any(|n| n.contains("_cache")), "_cache: a private name is no field");
 }
 
@@ -2872,7 +2925,7 @@ fn typescript_heads_written_over_lines_read_as_one() {
         // An alias whose value is still long without what its brackets hold shows no value.
         "48-52 export type DeepKeys<T, TDepth…> = …",
         // A long list of type parameters is its first; two stay.
-        "54-67 export class QueryObserver<TQueryFnData, …> extends …",
+        "54-67 export class QueryObserver<TQueryFnData, …> extends Subscribable<…>",
         "getOptimisticResult<TResult…, TKey>(key: TKey)",
     ]);
 }

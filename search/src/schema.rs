@@ -27,7 +27,10 @@ use crate::walk::FileStamp;
 //    not show.
 // 8: a symbol's owner is the path of the modules and types it is nested in (`Thor::Util`), so a
 //    qualified search tells `Thor::Util.snake_case` from `Other::Util.snake_case`.
-pub(crate) const SCHEMA_VERSION: u32 = 8;
+// 9: the keyword outline lists the cases and trait uses of a PHP type written on one line and
+//    each of Lua's functions written one after another on a line: symbols the fingerprint's
+//    samples do not show.
+pub(crate) const SCHEMA_VERSION: u32 = 9;
 
 /// What an index's `schema-version` file holds: [`SCHEMA_VERSION`], and the fingerprint of the
 /// extractor its symbols came from when it has one (`4-1f0c…`). An extractor that finds other

@@ -17,11 +17,13 @@ macro_rules! samples {
 }
 
 /// One file a grammar reads, and one of each keyword family (Kotlin, Dart, Lua, shell, PHP, Perl),
-/// and a script read by its `#!` line (`ruby/thor`).
-const SAMPLES: [(&str, &str); 18] = samples![
+/// a script read by its `#!` line (`ruby/thor`), and JavaScript's destructuring declarations
+/// (whose names an outline before 2026-12-07 did not list).
+const SAMPLES: [(&str, &str); 19] = samples![
     "rust/config.rs",
     "python/service.py",
     "javascript/server.js",
+    "javascript/destructuring.js",
     "typescript/store.ts",
     "tsx/App.tsx",
     "go/server.go",

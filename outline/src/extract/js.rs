@@ -6,7 +6,9 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::{Constructors, Names, Prefix, Private, Rule, SHORT_VALUE, Spec, Untyped, field_text, name_field};
+use super::{
+    Constructors, Names, Prefix, Private, Rule, SHORT_VALUE, Spec, Untyped, field_text, name_field, previous_statement,
+};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -47,6 +49,7 @@ pub(super) static SPEC: Spec = Spec {
         // An object of methods bound to a name (`export const api = { get(path) {…} }`, `var
         // Utils = { trim: function (s) {…} }`) has them as its members.
         Rule::classify("variable_declarator", declarator)
+            .named(declared_names)
             .head_end(&["value"])
             .body(function_value_body)
             .head_members(bound_methods)
@@ -213,8 +216,15 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
         Some("class") => return Some(Kind::Class),
         _ => {}
     }
-    // Destructuring (`const { a, b } = obj`) binds several names: not one outline entry.
-    node.child_by_field_name("name").filter(|name| name.kind() == "identifier")?;
+    // Destructuring (`const { a, b: c } = obj`) binds the names its pattern does, listed as a
+    // declaration of several is (see [`declared_names`]); its value is never a module or class.
+    let destructures = node.child_by_field_name("name").is_some_and(|name| name.kind() != "identifier");
+    if destructures {
+        return match node_text(node.parent()?.child(0)?, source) {
+            "const" => Some(Kind::Const),
+            _ => (is_exported(node) || at_file_level(node)).then_some(Kind::Variable),
+        };
+    }
     if let Some(returned) = returned_at_once(node, source) {
         if is_module(&returned, source) {
             return Some(Kind::Module);
@@ -228,6 +238,30 @@ fn declarator(node: Node, source: &str) -> Option<Kind> {
         _ if is_exported(node) || at_file_level(node) => Some(Kind::Variable),
         _ => (!bound_methods(node, source).is_empty()).then_some(Kind::Variable),
     }
+}
+
+/// What a declarator binds: its name, or each name its destructuring pattern binds, in order and
+/// joined by `, ` as a declaration of several is (`a, renamed, rest` for `const { a, b: renamed,
+/// ...rest } = obj`; `x, y` for `let [x, , y = 2] = arr`). A property's key, a default value and a
+/// hole bind nothing. `None` when the pattern binds no name (`const {} = obj`).
+fn declared_names(declarator: Node, source: &str) -> Option<String> {
+    let mut names = Vec::new();
+    let mut pending = vec![declarator.child_by_field_name("name")?];
+    while let Some(pattern) = pending.pop() {
+        match pattern.kind() {
+            "identifier" | "shorthand_property_identifier_pattern" => names.push(node_text(pattern, source)),
+            "pair_pattern" => pending.extend(pattern.child_by_field_name("value")),
+            "assignment_pattern" | "object_assignment_pattern" => pending.extend(pattern.child_by_field_name("left")),
+            // Children are pushed last first, so they are taken in source order.
+            "object_pattern" | "array_pattern" | "rest_pattern" => {
+                let mut cursor = pattern.walk();
+                let inner: Vec<Node> = pattern.named_children(&mut cursor).collect();
+                pending.extend(inner.into_iter().rev());
+            }
+            _ => {}
+        }
+    }
+    (!names.is_empty()).then(|| names.join(", "))
 }
 
 /// Whether a declarator's declaration is a statement of the file.
@@ -1307,11 +1341,7 @@ fn implements_overloads(node: Node, source: &str) -> bool {
         Some(parent) if parent.kind() == "export_statement" => parent,
         _ => node,
     };
-    let mut previous = statement.prev_named_sibling();
-    while let Some(comment) = previous.filter(|previous| previous.kind() == "comment") {
-        previous = comment.prev_named_sibling();
-    }
-    let signature = match previous {
+    let signature = match previous_statement(statement) {
         Some(export) if export.kind() == "export_statement" => export.child_by_field_name("declaration"),
         other => other,
     };

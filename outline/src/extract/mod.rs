@@ -613,6 +613,16 @@ pub(crate) fn first_named_child_text(node: Node, source: &str) -> Option<String>
     node.named_child(0).map(|n| node_text(n, source).to_string())
 }
 
+/// The statement before `statement`, comments passed over: what a function's overload
+/// signatures are looked for in (see [`Rule::implements_overloads`]).
+pub(crate) fn previous_statement(statement: Node) -> Option<Node> {
+    let mut previous = statement.prev_named_sibling();
+    while let Some(comment) = previous.filter(|previous| previous.kind() == "comment") {
+        previous = comment.prev_named_sibling();
+    }
+    previous
+}
+
 /// Accepts every candidate import node.
 pub(crate) fn always(_: Node, _: &str) -> bool {
     true
@@ -1557,6 +1567,8 @@ impl<'s> Walker<'s> {
 
 /// A clause longer than [`MAX_CLAUSE`] as its keyword and `…` (`where …`), else `None`. Not one
 /// with braces: a type literal there declares members (`extends Op<Tag, { readonly upstream: E }>`).
+/// A type's parents (`extends`, `implements`) lose their type arguments first and stay named
+/// when that fits (`extends Subscribable<…>`: `extends …` said nothing of what the class is).
 /// A type parameter list of more than [`MAX_TYPE_PARAMETERS`] as its first and `…`.
 fn abridged(clause: &str) -> Option<String> {
     let clause = collapse(clause);
@@ -1564,7 +1576,38 @@ fn abridged(clause: &str) -> Option<String> {
         return abridged_type_parameters(list);
     }
     let keyword = clause.split_whitespace().next()?;
-    (clause.chars().count() > MAX_CLAUSE && !clause.contains('{')).then(|| format!("{keyword} …"))
+    if clause.chars().count() <= MAX_CLAUSE || clause.contains('{') {
+        return None;
+    }
+    let parents = Some(without_type_arguments(&clause))
+        .filter(|parents| matches!(keyword, "extends" | "implements") && parents.chars().count() <= MAX_CLAUSE);
+    Some(parents.unwrap_or_else(|| format!("{keyword} …")))
+}
+
+/// `text` with what each outermost pair of angle brackets holds as `…`: `extends Base<…>,
+/// Other<…>` for `extends Base<A<B>, C>, Other<D>` (a function type's arrow closes nothing).
+fn without_type_arguments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    for c in text.chars() {
+        match c {
+            '>' if matches!(previous, '=' | '-') => {}
+            '<' => {
+                if depth == 0 {
+                    out.push_str("<…");
+                }
+                depth += 1;
+            }
+            '>' if depth > 0 => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            out.push(c);
+        }
+        previous = c;
+    }
+    out
 }
 
 /// `<TQueryFnData, …>` for `<TQueryFnData, TError = Error, TData = TQueryFnData, TQueryKey>`, and
@@ -1880,5 +1923,23 @@ mod tests {
         );
         assert_eq!(abridged("<A, B, C>"), None);
         assert_eq!(abridged("<TQueryFnData, TError>"), None);
+    }
+
+    /// A long list of parents keeps their names without their type arguments while that fits;
+    /// other clauses, and parents too many to name, read as their keyword.
+    #[test]
+    fn long_parents_keep_their_names() {
+        let named = |clause| abridged(clause).unwrap_or_else(|| clause.to_string());
+        assert_eq!(named("extends Subscribable<QueryObserverListener<TData, TError>>"), "extends Subscribable<…>");
+        assert_eq!(
+            named("implements Handler<(event: Event) => void>, Disposable<Resource>"),
+            "implements Handler<…>, Disposable<…>"
+        );
+        assert_eq!(
+            named("extends PaginationOptions, PaginationDefaultsInstance<TData>, Record<string, unknown>"),
+            "extends …"
+        );
+        assert_eq!(named("where T: Iterator<Item = u8> + Send + Sync + 'static, U: Clone"), "where …");
+        assert_eq!(named("extends Base<T>"), "extends Base<T>");
     }
 }

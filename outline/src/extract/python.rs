@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Private, Rule, Spec, left_side, name_field};
+use super::{Constructors, Private, Rule, Spec, left_side, name_field, previous_statement};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -12,7 +12,9 @@ pub(super) static SPEC: Spec = Spec {
     rules: &[
         // A function's body is walked for the classes it declares (a class factory's `class
         // Handler(base): …` returned to callers); its other locals are not outlined.
-        Rule::new("function_definition", Kind::Function).members("body"),
+        // The implementation after `@overload` signatures is none of them (see
+        // `implements_overloads`).
+        Rule::new("function_definition", Kind::Function).members("body").implements_overloads(implements_overloads),
         Rule::classify("class_definition", class_or_enum).members("body"),
         // `__all__` lists the names the module exports (a package's `__init__.py` re-exports
         // its API by it): its value is the outline, and so is what `+=` adds to it.
@@ -75,6 +77,33 @@ pub(super) static SPEC: Spec = Spec {
         Private { node: "function_definition", names: name_field, kind: |_, _| Some(Kind::Function) },
     ],
 };
+
+/// Whether a function follows `@overload` signatures of its name (comments aside) without being
+/// one itself: it is their implementation, which a type checker never lets callers call as
+/// written (`def parse(value, *, encoding="utf-8")` after `parse(value: str) -> int` and
+/// `parse(value: bytes, …) -> int` was the one shown, untyped, as the run's shortest).
+fn implements_overloads(node: Node, source: &str) -> bool {
+    let statement = match node.parent() {
+        Some(parent) if parent.kind() == "decorated_definition" => parent,
+        _ => node,
+    };
+    let signature = previous_statement(statement).filter(|previous| is_overload(*previous, source));
+    let name = |function: Node| name_field(function, source);
+    !is_overload(statement, source)
+        && signature.and_then(|signature| signature.child_by_field_name("definition")).is_some_and(|signature| {
+            signature.kind() == "function_definition" && name(signature).is_some() && name(signature) == name(node)
+        })
+}
+
+/// Whether a statement is a definition decorated `@overload` (or `@typing.overload`).
+fn is_overload(statement: Node, source: &str) -> bool {
+    let mut cursor = statement.walk();
+    statement.kind() == "decorated_definition"
+        && statement.named_children(&mut cursor).filter(|child| child.kind() == "decorator").any(|decorator| {
+            let called = node_text(decorator, source).trim_start_matches('@').trim();
+            called == "overload" || called.ends_with(".overload")
+        })
+}
 
 /// An enum is a class that names an enum base (`Enum`, `IntEnum`, `StrEnum`, a project's
 /// `ChoiceEnum`, `Flag`, `enum.IntFlag`) or gives a member `auto()`, which only an enum's

@@ -46,6 +46,24 @@ pub(super) fn definition(line: &str, place: Place) -> Option<(Kind, String, Tabl
     function.map(|name| (Kind::Function, name, Table::No))
 }
 
+/// The functions a line defines one statement after another (`M.f = function() end; M.g =
+/// function() end`; Lua needs no `;` between statements), each named as on a line of its own,
+/// with its statement. `None` unless there are several: a line of one function, or of a table's
+/// functions (named by all of them, see [`definition`]), is read whole. Read whole, the line was
+/// its first function's, and the others were in no view nor symbol search.
+pub(super) fn function_sequence(line: &str, place: Place) -> Option<Vec<(String, &str)>> {
+    let mut sequence = Vec::new();
+    let mut rest = line;
+    while !rest.is_empty() && table_head(rest, place).is_none() {
+        let Some((Kind::Function, name, Table::No)) = definition(rest, place) else { break };
+        let function = rest.find("function")?;
+        let end = block_end(&rest[function..]).map_or(rest.len(), |end| function + end);
+        sequence.push((name, rest[..end].trim_end()));
+        rest = rest[end..].trim_start_matches(|c: char| c == ';' || c.is_whitespace());
+    }
+    (sequence.len() > 1).then_some(sequence)
+}
+
 /// A function named by the path it is called by, and whether it is assigned to it: `function
 /// M.load(path)`, `function M:bar(x)`, `local function helper()` (not assigned), `M.load =
 /// function(path)`, `local f = function()` (assigned). The path is kept whole (`M:bar`, `M.load`):
@@ -261,6 +279,26 @@ fn entry_functions(text: &str) -> Vec<Entry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn functions_written_one_after_another_are_each_their_own() {
+        let names = |line| {
+            function_sequence(line, Place::File).map(|sequence| sequence.into_iter().map(|(name, _)| name).collect())
+        };
+        assert_eq!(
+            names("M.f = function() end; M.g = function() end"),
+            Some(vec!["M.f".to_string(), "M.g".to_string()])
+        );
+        assert_eq!(
+            names("local function a() return 1 end local function b(x) end"),
+            Some(vec!["a".to_string(), "b".to_string()])
+        );
+        // One function, a table's functions and a function then other code are read whole.
+        assert_eq!(names("M.f = function() return g() end"), None);
+        assert_eq!(names("local t = { a = function() end, b = function() end }"), None);
+        assert_eq!(names("return setmetatable({}, { __index = function(t, k) end, __call = function() end })"), None);
+        assert_eq!(names("M.f = function() end; x = 1"), None);
+    }
 
     /// A key after a character of several bytes (`→f`) is cut at a character's boundary.
     #[test]

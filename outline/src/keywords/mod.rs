@@ -168,6 +168,28 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         }
         let head = head.unwrap_or_else(|| head::head(&lines, index));
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let sequence =
+            (family == Family::Lua && table == Table::No).then(|| lua::function_sequence(line.trim(), place)).flatten();
+        if let Some(sequence) = sequence {
+            // Functions one after another on the line: each its own definition, with its head. The
+            // last stays open, as a function on a line of its own does (its body may go on below).
+            for (name, statement) in sequence {
+                let signature = head_signature(statement, Kind::Function, family);
+                let definition = Definition {
+                    kind: Kind::Function,
+                    name,
+                    signature,
+                    uncut: None,
+                    start_line: number,
+                    head_line: number,
+                    end_line: number,
+                    children: Vec::new(),
+                };
+                found.push((indent, parent, definition, Table::No));
+            }
+            open.push(found.len() - 1);
+            continue;
+        }
         // A value written over the next lines (`const MAP = [`) is left out with its bracket, a
         // table's constructor (`setmetatable({}, {`) with it: its functions follow. A table given
         // to a call whose result is not kept is named by the call, as written.
@@ -188,7 +210,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             children: Vec::new(),
         };
         let braced = matches!(family, Family::General | Family::Typed) && is_type(definition.kind);
-        if braced && let Some((signature, members)) = one_line_members(&head, family, number) {
+        if braced && let Some((signature, members)) = one_line_members(&head, family, kind, number) {
             // Its body closed on its line: nothing after it is its member. The members are put
             // last first, as the gathering below puts a definition's children.
             definition.signature = signature;
@@ -269,16 +291,21 @@ fn push_entries(
 /// signature: its head, with the parts of the body that define nothing (an enum's values, a Dart
 /// field) kept in braces (`enum Color { RED, GREEN }`), an empty body left out (`class A {}` is
 /// `class A`). `None` without a body there, or when it holds values and defines nothing.
-fn one_line_members(head: &str, family: Family, number: u32) -> Option<(String, Vec<Definition>)> {
+fn one_line_members(head: &str, family: Family, owner: Kind, number: u32) -> Option<(String, Vec<Definition>)> {
     let (type_head, parts) = one_line_body::split(head)?;
     let mut members = Vec::new();
     let mut kept = Vec::new();
     for part in parts {
-        match definition(part, family, true) {
-            Some((kind, name)) => members.push(Definition {
+        // A member no keyword starts is read as on a line of its own (`enum Suit: string { case
+        // Hearts = 'H'; case Spades = 'S'; }` was kept raw on the enum's line, no case in the map).
+        let member = (family == Family::General).then(|| type_member(&[part], 0, owner)).flatten().or_else(|| {
+            definition(part, family, true).map(|(kind, name)| (kind, name, head_signature(part, kind, family)))
+        });
+        match member {
+            Some((kind, name, signature)) => members.push(Definition {
                 kind,
                 name,
-                signature: head_signature(part, kind, family),
+                signature,
                 uncut: None,
                 start_line: number,
                 head_line: number,
@@ -495,6 +522,55 @@ mod tests {
     /// A Lua table's function whose `end` closes the table and the call it is given to on its
     /// line (`end},SMT)`, `end})`) runs to that line: it ended on the line before, `end}` read as
     /// code after it.
+    /// A PHP enum or class written on one line has the cases and trait uses of its body read as
+    /// on lines of their own: `enum Suit: string { case Hearts = 'H'; case Spades = 'S'; }` was
+    /// kept raw on the enum's line, and its cases were in no view nor symbol search.
+    #[test]
+    fn a_php_types_members_on_its_line_are_listed() {
+        let php = "<?php\nenum Suit: string { case Hearts = 'H'; case Spades = 'S'; }\n\
+                   enum Status { case Active, Inactive; public function label(): string { return 'x'; } }\n\
+                   class Box { use Loggable; public function open() {} }\n";
+        assert_eq!(
+            outline(php, Family::General),
+            [
+                "2-2 Enum Suit",
+                " 2-2 Field Hearts",
+                " 2-2 Field Spades",
+                "3-3 Enum Status",
+                " 3-3 Field Active, Inactive",
+                " 3-3 Function label",
+                "4-4 Class Box",
+                " 4-4 Export Loggable",
+                " 4-4 Function open"
+            ]
+        );
+        let items = keyword_outline(php, Family::General);
+        assert_eq!(items[0].signature, "enum Suit: string");
+        assert_eq!(
+            crate::render::render_item_signatures(&items),
+            "2 enum Suit: string { Hearts, Spades }\n3 enum Status { Active, Inactive }\n 3 public function label(): \
+             string\n4 class Box\n 4 use Loggable\n 4 public function open()\n"
+        );
+    }
+
+    /// Lua functions written one after another on a line are each listed, with their own heads
+    /// (`M.g` was in no view: the line was `M.f`'s, its signature the whole line), and the
+    /// functions of a one-line metatable are all named.
+    #[test]
+    fn lua_functions_on_one_line_are_each_listed() {
+        let lua = "local M = {}\nM.f = function() end; M.g = function(x) return x end\nfunction M.h() end\n\
+                   return setmetatable({}, { __index = function(t, k) return rawget(M, k) end, __call = function() end })\n";
+        assert_eq!(
+            outline(lua, Family::Lua),
+            ["2-2 Function M.f", "2-2 Function M.g", "3-3 Function M.h", "4-4 Function __index, __call"]
+        );
+        let items = keyword_outline(lua, Family::Lua);
+        assert_eq!(
+            crate::render::render_item_signatures(&items[..3]),
+            "2 M.f = function()\n2 M.g = function(x)\n3 function M.h()\n"
+        );
+    }
+
     #[test]
     fn a_lua_function_ends_on_the_line_that_closes_its_table() {
         let lua = "local Stack = class({\n  push = function(self, v)\n    self[#self + 1] = v\n  end},SMT)\n\n\

@@ -267,22 +267,33 @@ impl Reader {
         let cost = |render: &Rendered, note: &str| {
             tokens.count(&render.text) + if note.is_empty() { 0 } else { tokens.count(&framing::note(note)) }
         };
-        // An outline or the aggressive view stands for the file: its note counts against it (a
-        // one-line file's "no definitions found" note cost four times the file).
-        let stands_for_file = matches!(render.mode, Mode::Signatures | Mode::Map | Mode::Aggressive);
+        // An outline, the aggressive view and the reference line stand for the file, asked for by
+        // name or sent for it (aggressive of text it knows no comments of is the file and a note):
+        // the note counts against them (a one-line file's "no definitions found" note cost four
+        // times the file, `reference`'s line and aggressive's "sent in full" note up to five).
+        let stands_for_file = [asked, &render.mode]
+            .into_iter()
+            .any(|mode| matches!(mode, Mode::Signatures | Mode::Map | Mode::Aggressive | Mode::Reference));
         let view_cost = cost(&render, &note);
         let inflates = if stands_for_file { view_cost } else { tokens.count(&render.text) } > file_tokens;
-        // A window of a file over the limit has no whole to fall back on (nor needs one).
-        if inflates && file.window.is_none() {
+        // A window of a file over the limit has no whole to fall back on (nor needs one); an
+        // empty file's "empty file" note is its answer (see `answer`).
+        if inflates && file.window.is_none() && !file.text.is_empty() {
             // Never inflate: a view costing more than the file is the file, with a note saying so
-            // when the two still cost less than the view. An outline stands for the file, so it
-            // is the file even when the note does not fit (the content shows what it is); a
-            // range, a diff or `reference` stays what the agent asked for.
-            let whole_note = format!("sent in full: smaller than its {} view", render.mode.name());
+            // when the two still cost less than the view. A view that stands for the file is the
+            // file even when the note does not fit (the content shows what it is); a range or a
+            // diff stays what the agent asked for. An answer that is the file already keeps its
+            // own note, by the same rule.
+            let whole = render.mode == Mode::Full;
+            let whole_note = match whole {
+                true => note.clone(),
+                false => format!("sent in full: smaller than its {} view", render.mode.name()),
+            };
             let note_cost = tokens.count(&framing::note(&whole_note));
             // In place of a view that stands for it, a tiny file says why only when saying so
             // costs no more than the file itself.
-            let note_fits = file_tokens + note_cost < view_cost && (!stands_for_file || note_cost <= file_tokens);
+            let note_fits =
+                (whole || file_tokens + note_cost < view_cost) && (!stands_for_file || note_cost <= file_tokens);
             let swap = if note_fits { Some(whole_note) } else { stands_for_file.then(String::new) };
             if let Some(whole_note) = swap {
                 note = whole_note;
