@@ -659,7 +659,8 @@ fn aggressive_strips_the_comments_of_php() {
     );
     assert_eq!(view.note, "");
     // A string the scan sees no end of: nothing removed, the note says why.
-    let open_php = "<?php\n// a greeting for the logs\n$greeting = 'hello from the logger';\n$s = \"open;\n";
+    let open_php =
+        "<?php\n// a greeting for the logs, sent with every line\n$greeting = 'hello from the logger';\n$s = \"open;\n";
     p.write("open.php", open_php);
     let open = p.read("", "open.php", "aggressive", false);
     assert_eq!(open.content, open_php);

@@ -116,10 +116,11 @@ impl Engine {
         if p.precise {
             super::precise::apply(self, &config, &root, p.action, depth, &mut answer);
             // A language server's sites: whether another call is written on the line is the
-            // code graph's to say.
+            // code graph's to say, by the calls it holds (the server's column need not be the
+            // graph's for the same call).
             project.read(|view| {
                 for e in &mut answer.edges {
-                    e.shares_line = view.graph.other_call_on_line(&e.file, e.line, e.column);
+                    e.shares_line = view.graph.several_calls_on_line(&e.file, e.line);
                 }
             });
         }
