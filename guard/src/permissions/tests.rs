@@ -1200,6 +1200,17 @@ fn git_putting_back_or_removing_files_anywhere_in_its_work_tree_writes_under_its
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
     }
+    // Review: git matches a clean pathspec's wildcards and magic from the top (each removed the
+    // untracked config/x.json unrefused): what they name is known to git alone.
+    for (command, spec) in [
+        ("git clean -f '*.json'", "*.json"),
+        ("git clean -fd :/", ":/"),
+        ("git clean -fd :/config", ":/config"),
+        ("git clean -fd -- ':(top)'", ":(top)"),
+    ] {
+        let part = format!("`git` writes the paths its pathspec `{spec}` matches");
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, &part), "{command}");
+    }
     // Read-only git, a stash not touching the work tree, and what leaves config/ alone run.
     for command in [
         "git status",
