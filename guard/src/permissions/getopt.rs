@@ -133,7 +133,7 @@ impl Spec {
     }
 
     /// The long option `word` (after `--`, before any `=`) names, whole or cut short.
-    fn long_named(&self, word: &str) -> Option<&Long> {
+    pub(crate) fn long_named(&self, word: &str) -> Option<&Long> {
         let exact = self.long.iter().find(|option| option.name == word);
         exact.or_else(|| {
             self.long.iter().find(|option| option.name.starts_with(word) && word.starts_with(option.shortest))

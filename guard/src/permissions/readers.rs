@@ -53,12 +53,23 @@ struct Reader {
     pattern_operand: bool,
     patterns: &'static [&'static str],
     pattern_files: &'static [&'static str],
+    /// All of its long options, where a name cut short is read as the
+    /// whole one (`grep --fil F` is `--file F`).
+    all_long: Option<&'static Spec>,
 }
 
 impl Reader {
     /// A reader whose operands are all files, with these short options taking a value.
     const fn files(program: &'static str, short_values: &'static str) -> Reader {
-        Reader { program, short_values, long_values: &[], pattern_operand: false, patterns: &[], pattern_files: &[] }
+        Reader {
+            program,
+            short_values,
+            long_values: &[],
+            pattern_operand: false,
+            patterns: &[],
+            pattern_files: &[],
+            all_long: None,
+        }
     }
 }
 
@@ -115,6 +126,7 @@ const GREP: Reader = Reader {
     pattern_operand: true,
     patterns: &["e", "regexp"],
     pattern_files: &["f", "file"],
+    all_long: Some(&GREP_OPTIONS),
 };
 const READERS: [Reader; 37] = [
     GREP,
@@ -127,6 +139,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["e", "regexp"],
         pattern_files: &["f", "file"],
+        all_long: None,
     },
     Reader {
         program: "ag",
@@ -145,6 +158,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &[],
         pattern_files: &[],
+        all_long: None,
     },
     Reader {
         program: "ack",
@@ -164,6 +178,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["match"],
         pattern_files: &[],
+        all_long: None,
     },
     Reader {
         program: "sed",
@@ -172,6 +187,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["e", "expression"],
         pattern_files: &["f", "file"],
+        all_long: None,
     },
     Reader {
         program: "awk",
@@ -180,6 +196,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &[],
         pattern_files: &["f"],
+        all_long: None,
     },
     Reader::files("cat", ""),
     Reader::files("tac", "s"),
@@ -265,6 +282,7 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
             options_ended = true;
         } else if let Some(long) = arg.strip_prefix("--") {
             let (name, inline) = long.split_once('=').map_or((long, false), |(name, _)| (name, true));
+            let name = reader.all_long.and_then(|spec| spec.long_named(name)).map_or(name, |option| option.name);
             pattern_given |= reader.patterns.contains(&name) || reader.pattern_files.contains(&name);
             if !inline && reader.long_values.contains(&name) {
                 takes_next = Some(name);

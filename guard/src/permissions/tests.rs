@@ -699,6 +699,18 @@ fn grep_options_are_read_as_grep_reads_them_before_its_globs_leave_anything_out(
 }
 
 #[test]
+fn a_grep_pattern_given_by_a_long_option_cut_short_leaves_every_operand_a_file() {
+    let (s, p, file) = links_into_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    // `--reg=foo` is `--regexp=foo`: secret/x is a file grep reads (it was taken for the pattern).
+    for command in ["grep --reg=foo secret/x", "grep --rege foo secret/x", "grep -r --regexp=foo secret/x"] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), "`grep` reads `secret/x`"), "{command}");
+    }
+    // Without one, the first operand is the pattern.
+    assert_eq!(p.check_shell("grep secret/x src/a.rs", &s.root), Verdict::Allow);
+}
+
+#[test]
 fn cp_follows_links_as_the_last_of_its_dereference_options_says() {
     let (s, p, file) = links_into_secret();
     let secret = deny("Read(./secret/**)", &file);
