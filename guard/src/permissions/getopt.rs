@@ -50,6 +50,9 @@ pub(crate) struct Parsed {
     pub(crate) options: Vec<Given>,
     /// The words that are operands.
     pub(crate) operands: Vec<usize>,
+    /// The words naming a long option the table has not (or a prefix of
+    /// more than one): what the program makes of them is not known here.
+    pub(crate) unknown: Vec<usize>,
 }
 
 impl Parsed {
@@ -79,7 +82,10 @@ impl Spec {
                     Some((word, _)) => (word, Some(Part { word: at - 1, from: 2 + word.len() + 1 })),
                     None => (rest, None),
                 };
-                let Some(option) = self.long_named(word) else { continue };
+                let Some(option) = self.long_named(word) else {
+                    parsed.unknown.push(at - 1);
+                    continue;
+                };
                 let value = match attached {
                     Some(value) => Some(value),
                     None if option.value => {
@@ -127,7 +133,7 @@ impl Spec {
     }
 
     /// The long option `word` (after `--`, before any `=`) names, whole or cut short.
-    fn long_named(&self, word: &str) -> Option<&Long> {
+    pub(crate) fn long_named(&self, word: &str) -> Option<&Long> {
         let exact = self.long.iter().find(|option| option.name == word);
         exact.or_else(|| {
             self.long.iter().find(|option| option.name.starts_with(word) && word.starts_with(option.shortest))

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::getopt::Name;
+use super::getopt::{Name, Parsed};
 
 /// Links followed one through another at most (a link to a link…).
 const MAX_HOPS: usize = 8;
@@ -95,8 +95,8 @@ pub(super) fn making(program: &str, args: &[&str]) -> Option<RelativeTo> {
 }
 
 /// Whether `program` given `args` copies a link as a link, leading where
-/// it did: `mv`, and GNU cp with `-P`, `-d`, or `-a`/`-r` without `-L` or
-/// `-H` (`cp` alone copies what it leads to, `-H` what an operand does).
+/// it did: `mv`, and GNU cp as [`cp_dereferencing`] says, `-a`, `-d` or
+/// `-P` last (`cp` alone copies what it leads to, `-H` what an operand does).
 pub(super) fn carries(program: &str, args: &[&str]) -> bool {
     if program == "mv" {
         return true;
@@ -104,8 +104,19 @@ pub(super) fn carries(program: &str, args: &[&str]) -> bool {
     let Some(parsed) = super::writers::destination_options(program, args).filter(|_| program == "cp") else {
         return false;
     };
-    let has = |letters: &str| letters.chars().any(|letter| parsed.has(Name::Short(letter)));
-    has("Pd") || (has("arR") && !has("LH"))
+    matches!(cp_dereferencing(&parsed), Some('a' | 'd' | 'P'))
+}
+
+/// Which of GNU cp's options says what it does with a link (its short
+/// letter): the last of `-a`, `-d`, `-P` (copy it as a link), `-L` (copy
+/// what it leads to) and `-H` (so for an operand only), each setting it
+/// anew (`cp -PL` follows); with none of them, `-r`/`-R` as `-P`.
+pub(super) fn cp_dereferencing(parsed: &Parsed) -> Option<char> {
+    let last = parsed.options.iter().rev().find_map(|given| match given.name {
+        Name::Short(letter @ ('a' | 'd' | 'P' | 'L' | 'H')) => Some(letter),
+        _ => None,
+    });
+    last.or_else(|| (parsed.has(Name::Short('r')) || parsed.has(Name::Short('R'))).then_some('P'))
 }
 
 /// See [`making`].

@@ -374,6 +374,15 @@ fn puts_back_work_tree(subcommand: &str, rest: &[&str]) -> bool {
     }
 }
 
+/// What the pathspecs `paths` (indexes into `rest`) name where git alone
+/// knows it: git matches a pathspec's wildcards across directories
+/// (`'*.ini'` is `config/app.ini` too) and reads its magic (`:/`,
+/// `:(top)`, `:(glob)…`).
+fn matched_by_git(rest: &[&str], paths: &[usize]) -> Option<Written> {
+    let magic = paths.iter().find(|&&word| rest[word].starts_with(':') || rest[word].contains(['*', '?', '[']))?;
+    Some(Written { unknown: Some(format!("the paths its pathspec `{}` matches", rest[*magic])), ..Written::default() })
+}
+
 /// What a git subcommand writes in the working tree: `checkout` and
 /// `restore` the paths they put back, `apply` the files its patch names
 /// (unless it only reports, or changes the index alone), `clean` what it
@@ -417,6 +426,9 @@ fn git_written(args: &[&str]) -> Option<Written> {
         if moved {
             return Some(Written { unknown: Some("the files it cleans elsewhere".into()), ..Written::default() });
         }
+        if let Some(matched) = matched_by_git(rest, &parsed.operands) {
+            return Some(matched);
+        }
         let under: Vec<Part> = parsed.operands.into_iter().map(|word| Part { word: at + 1 + word, from: 0 }).collect();
         let all_under_cwd = under.is_empty();
         return Some(Written { under: (!all_under_cwd).then_some(under), all_under_cwd, ..Written::default() });
@@ -458,15 +470,8 @@ fn git_written(args: &[&str]) -> Option<Written> {
             return Some(Written { unknown: Some("the files its patch names".into()), ..Written::default() });
         }
     };
-    // Git matches a pathspec's wildcards across directories (`'*.ini'` is `config/app.ini` too) and
-    // reads its magic (`:/`, `:(glob)…`): what it names is known to git alone.
-    if let Some(&magic) =
-        paths.iter().find(|&&word| rest[word].starts_with(':') || rest[word].contains(['*', '?', '[']))
-    {
-        return Some(Written {
-            unknown: Some(format!("the paths its pathspec `{}` matches", rest[magic])),
-            ..Written::default()
-        });
+    if let Some(matched) = matched_by_git(rest, &paths) {
+        return Some(matched);
     }
     if moved && (branch_or_path.is_some() || !paths.is_empty()) {
         return Some(Written { unknown: Some(format!("the paths it {} elsewhere", args[at])), ..Written::default() });

@@ -29,9 +29,9 @@ pub(crate) struct Whole {
     pub(crate) reading: Reading,
 }
 
-use super::getopt::Name;
+use super::getopt::{Name, Parsed, Spec, long};
 use super::walk::{Filter, Reading, Skips};
-use super::writers::{destination_options, written};
+use super::writers::{Part, destination_options, written};
 
 /// Programs `find -exec` or xargs may run that handle names or metadata,
 /// never what a file holds.
@@ -53,12 +53,23 @@ struct Reader {
     pattern_operand: bool,
     patterns: &'static [&'static str],
     pattern_files: &'static [&'static str],
+    /// All of its long options, where a name cut short is read as the
+    /// whole one (`grep --fil F` is `--file F`).
+    all_long: Option<&'static Spec>,
 }
 
 impl Reader {
     /// A reader whose operands are all files, with these short options taking a value.
     const fn files(program: &'static str, short_values: &'static str) -> Reader {
-        Reader { program, short_values, long_values: &[], pattern_operand: false, patterns: &[], pattern_files: &[] }
+        Reader {
+            program,
+            short_values,
+            long_values: &[],
+            pattern_operand: false,
+            patterns: &[],
+            pattern_files: &[],
+            all_long: None,
+        }
     }
 }
 
@@ -115,6 +126,7 @@ const GREP: Reader = Reader {
     pattern_operand: true,
     patterns: &["e", "regexp"],
     pattern_files: &["f", "file"],
+    all_long: Some(&GREP_OPTIONS),
 };
 const READERS: [Reader; 37] = [
     GREP,
@@ -127,6 +139,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["e", "regexp"],
         pattern_files: &["f", "file"],
+        all_long: None,
     },
     Reader {
         program: "ag",
@@ -145,6 +158,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &[],
         pattern_files: &[],
+        all_long: None,
     },
     Reader {
         program: "ack",
@@ -164,6 +178,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["match"],
         pattern_files: &[],
+        all_long: None,
     },
     Reader {
         program: "sed",
@@ -172,6 +187,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["e", "expression"],
         pattern_files: &["f", "file"],
+        all_long: None,
     },
     Reader {
         program: "awk",
@@ -180,6 +196,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &[],
         pattern_files: &["f"],
+        all_long: None,
     },
     Reader::files("cat", ""),
     Reader::files("tac", "s"),
@@ -265,6 +282,7 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
             options_ended = true;
         } else if let Some(long) = arg.strip_prefix("--") {
             let (name, inline) = long.split_once('=').map_or((long, false), |(name, _)| (name, true));
+            let name = reader.all_long.and_then(|spec| spec.long_named(name)).map_or(name, |option| option.name);
             pattern_given |= reader.patterns.contains(&name) || reader.pattern_files.contains(&name);
             if !inline && reader.long_values.contains(&name) {
                 takes_next = Some(name);
@@ -322,9 +340,11 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
     });
     let mut filter = Filter::Everything;
     let follows_links = follows_links(program, args, &flagged);
-    let skips = if matches!(program, "grep" | "egrep" | "fgrep") { grep_skips(args) } else { Skips::NONE };
     let (args, default_cwd) = match program {
-        "grep" | "egrep" | "fgrep" if flagged("rR", &["--recursive", "--dereference-recursive"]) => (operands(), true),
+        "grep" | "egrep" | "fgrep" => {
+            let reading = grep_walk(args)?;
+            return Some(Whole { args: operands(), default_cwd: true, reading });
+        }
         "rg" | "ag" => {
             if !unrestricted {
                 filter = Filter::Ignores;
@@ -344,33 +364,110 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
         "find" => return find(args),
         _ => return None,
     };
-    Some(Whole { args, default_cwd, reading: Reading { filter, follows_links, skips } })
+    Some(Whole { args, default_cwd, reading: Reading { filter, follows_links, skips: Skips::NONE } })
 }
 
-/// The globs grep's `--exclude-dir`, `--exclude` and `--include` give
-/// (`--exclude-dir=G` or `--exclude-dir G`, up to `--`), whose names it
-/// leaves out as it walks (see [`Skips`]).
-fn grep_skips(args: &[&str]) -> Skips {
+/// grep's options as GNU grep 3.11 reads them: all of its long ones, so a
+/// prefix is known to be one's alone (`--inc` is `--include`) and an
+/// option's value is not taken for an option (`-e --exclude-dir=x`).
+const GREP_OPTIONS: Spec = Spec {
+    short_values: "efmABCdD",
+    long: &[
+        long("after-context", "a", true, Some('A')),
+        long("basic-regexp", "ba", false, Some('G')),
+        long("before-context", "be", true, Some('B')),
+        long("binary-files", "binary-", true, None),
+        long("byte-offset", "by", false, Some('b')),
+        long("context", "con", true, Some('C')),
+        // `--color` takes its value only after `=`.
+        long("color", "col", false, None),
+        long("colour", "colou", false, None),
+        long("count", "cou", false, Some('c')),
+        long("devices", "dev", true, Some('D')),
+        long("directories", "di", true, Some('d')),
+        long("exclude", "exclude", true, None),
+        long("exclude-from", "exclude-f", true, None),
+        long("exclude-dir", "exclude-d", true, None),
+        long("extended-regexp", "ext", false, Some('E')),
+        long("file", "file", true, Some('f')),
+        long("files-with-matches", "files-with-", false, Some('l')),
+        long("files-without-match", "files-witho", false, Some('L')),
+        long("fixed-strings", "fix", false, Some('F')),
+        long("help", "h", false, None),
+        long("include", "inc", true, None),
+        long("ignore-case", "ig", false, Some('i')),
+        long("no-ignore-case", "no-i", false, None),
+        long("initial-tab", "ini", false, Some('T')),
+        long("label", "la", true, None),
+        long("line-buffered", "line-b", false, None),
+        long("line-number", "line-n", false, Some('n')),
+        long("line-regexp", "line-r", false, Some('x')),
+        long("max-count", "m", true, Some('m')),
+        long("no-filename", "no-f", false, Some('h')),
+        long("no-group-separator", "no-g", false, None),
+        long("group-separator", "g", true, None),
+        long("no-messages", "no-m", false, Some('s')),
+        long("null", "null", false, Some('Z')),
+        long("null-data", "null-", false, Some('z')),
+        long("only-matching", "o", false, Some('o')),
+        long("perl-regexp", "p", false, Some('P')),
+        long("quiet", "q", false, Some('q')),
+        long("recursive", "rec", false, Some('r')),
+        long("dereference-recursive", "der", false, Some('R')),
+        long("regexp", "reg", true, Some('e')),
+        long("invert-match", "inv", false, Some('v')),
+        long("silent", "s", false, Some('q')),
+        long("text", "t", false, Some('a')),
+        long("binary", "binary", false, Some('U')),
+        long("unix-byte-offsets", "u", false, Some('u')),
+        long("version", "v", false, Some('V')),
+        long("with-filename", "wi", false, Some('H')),
+        long("word-regexp", "wo", false, Some('w')),
+    ],
+};
+
+/// How grep given `args` walks directories: `None` when it does not
+/// (the last of `-r`, `-R` and `-d ACTION` says; `-d recurse`, cut short
+/// to `rec` or more, is `-r`), else whether it follows the links it meets
+/// (`-R` anywhere: a later `-r` keeps it) and what it leaves out.
+fn grep_walk(args: &[&str]) -> Option<Reading> {
+    let parsed = GREP_OPTIONS.parse(args);
+    let value = |part: Part| &args[part.word][part.from..];
+    let last = parsed.options.iter().rev().find(|given| matches!(given.name, Name::Short('r' | 'R' | 'd')))?;
+    let recursive = match last.name {
+        Name::Short('d') => {
+            last.value.map(value).is_some_and(|action| action.len() >= 3 && "recurse".starts_with(action))
+        }
+        _ => true,
+    };
+    if !recursive {
+        return None;
+    }
+    let follows_links = parsed.has(Name::Short('R'));
+    Some(Reading { filter: Filter::Everything, follows_links, skips: grep_skips(&parsed, &value) })
+}
+
+/// The globs grep's `--exclude-dir`, `--exclude` and `--include` give,
+/// whose names it leaves out as it walks (see [`Skips`]); whether an
+/// include came before any exclude (`--exclude-from` is one: its globs,
+/// unread here, only leave more out). None when a long option is not
+/// known for certain (grep may take it for one of these).
+fn grep_skips<'a>(parsed: &Parsed, value: &impl Fn(Part) -> &'a str) -> Skips {
+    if !parsed.unknown.is_empty() {
+        return Skips::NONE;
+    }
     let mut skips = Skips::NONE;
     let mut first = None;
-    let mut at = 0;
-    while let Some(&arg) = args.get(at).filter(|&&arg| arg != "--") {
-        at += 1;
-        let Some((name, value)) = arg.strip_prefix("--").map(|long| match long.split_once('=') {
-            Some((name, value)) => (name, Some(value)),
-            None => (long, None),
-        }) else {
-            continue;
-        };
+    for given in &parsed.options {
+        let Name::Long(name @ ("exclude-dir" | "exclude" | "exclude-from" | "include")) = given.name else { continue };
+        first.get_or_insert(name);
         let list = match name {
             "exclude-dir" => &mut skips.dirs,
             "exclude" => &mut skips.files,
             "include" => &mut skips.include,
             _ => continue,
         };
-        let value = value.or_else(|| args.get(at).copied().inspect(|_| at += 1));
-        first.get_or_insert(name);
-        list.extend(value.map(str::to_string));
+        list.extend(given.value.map(|part| value(part).to_string()));
     }
     skips.include_first = first == Some("include");
     skips
@@ -378,36 +475,49 @@ fn grep_skips(args: &[&str]) -> Skips {
 
 /// Whether `program` given `args` reads what the links it meets walking a
 /// directory lead to (`flagged`: whether a short option among those
-/// letters or a long one listed is given): grep with `-R`, rg with `-L`,
+/// letters or a long one listed is given; grep: see [`grep_walk`]): rg with `-L`,
 /// ag with `-f`, ack with `--follow`, tar with `-h`, zip unless `-y`,
-/// rsync with `-L`, `-k` or `--copy-unsafe-links`, cp with `-L`, scp
+/// rsync with `-L`, `-k` or `--copy-unsafe-links`, cp with `-L` last
+/// (see [`super::links::cp_dereferencing`]), scp
 /// always, diff unless `--no-dereference`, and the program find runs,
 /// given each link's name.
 fn follows_links(program: &str, args: &[&str], flagged: &impl Fn(&str, &[&str]) -> bool) -> bool {
     match program {
-        "grep" | "egrep" | "fgrep" => flagged("R", &["--dereference-recursive"]),
         "rg" => flagged("L", &["--follow"]),
         "ag" => flagged("f", &["--follow"]),
         "ack" => flagged("", &["--follow"]),
         "tar" => super::program_writes::tar_dereferences(args),
         "zip" => !zip_stores_links(args),
         "rsync" => flagged("Lk", &["--copy-links", "--copy-unsafe-links", "--copy-dirlinks"]),
-        "cp" => destination_options(program, args).is_some_and(|parsed| parsed.has(Name::Short('L'))),
+        "cp" => destination_options(program, args)
+            .is_some_and(|parsed| super::links::cp_dereferencing(&parsed) == Some('L')),
         "diff" => !args.contains(&"--no-dereference"),
         "scp" | "find" => true,
         _ => false,
     }
 }
 
-/// Whether zip stores the links it meets as links: `-y` (among other
-/// letters before one taking the rest of the word as its value, `-Pkey`)
-/// or `--symlinks`.
+/// Whether zip certainly stores the links it meets as links: `-y` or
+/// `--symlinks`, in a word of letters that are each an option taking no
+/// value and starting no option of two letters (`-ry`, not `-lfy`, `-xy`:
+/// `-lf` and `-x` take the rest as their value), that is no option's value
+/// (`-P -y`: a password): the word before it is an operand or such a
+/// word. Anything less sure follows links (reads where they lead).
 fn zip_stores_links(args: &[&str]) -> bool {
-    args.iter().take_while(|arg| **arg != "--").any(|arg| match arg.strip_prefix('-') {
-        Some(long) if long.starts_with('-') => *arg == "--symlinks",
-        Some(letters) => letters.chars().take_while(|letter| !"bntPOsZ".contains(*letter)).any(|letter| letter == 'y'),
-        None => false,
-    })
+    const PLAIN_LETTERS: &str = "0123456789qrRjJgmoDXkeuvy";
+    let mut after_value_option = false;
+    for arg in args.iter().take_while(|arg| **arg != "--") {
+        let plain = *arg == "--symlinks"
+            || arg.strip_prefix('-').is_some_and(|letters| {
+                !letters.is_empty() && letters.chars().all(|letter| PLAIN_LETTERS.contains(letter))
+            });
+        if plain && !after_value_option && arg.contains('y') {
+            return true;
+        }
+        // An option word of other letters (or another long option) may take the next word as its value.
+        after_value_option = arg.starts_with('-') && !plain;
+    }
+    false
 }
 
 /// Whether `program`, run on names found when the command runs (by

@@ -660,6 +660,114 @@ fn names_links_and_excluded_directories_are_not_reads_of_what_a_rule_covers() {
 }
 
 #[test]
+fn grep_options_are_read_as_grep_reads_them_before_its_globs_leave_anything_out() {
+    let (s, p, file) = links_into_secret();
+    fs::write(s.root.join("exf"), "zzz\n").unwrap();
+    let secret = deny("Read(./secret/**)", &file);
+    let part = "`grep` reads everything under `.`, secret/x among it";
+    // Review: each read secret/x unrefused. `--inc` is `--include` (the last of the two matching
+    // `*` wins); an option's value (`-e`, `--label`) is no option; `--exclude-from` is an exclude
+    // before the include, so a file matching neither is read.
+    for command in [
+        "grep -r --exclude='*' --inc='*' foo .",
+        "grep -r -e foo -e --exclude-dir=secret .",
+        "grep -r --label --exclude-dir=secret foo .",
+        "grep -r --exclude-from=exf --include='*.rs' foo .",
+        "grep -r --exclude-from exf --include='*.rs' foo .",
+        // A long option not known for certain leaves nothing out.
+        "grep -r --exclu='*' foo .",
+        // `-d recurse` (cut short too) walks as `-r`.
+        "grep -d recurse foo .",
+        "grep --directories=rec foo .",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), part), "{command}");
+    }
+    // `--deref` is `--dereference-recursive`, following links.
+    for command in ["grep --deref foo other", "grep -r --deref foo other"] {
+        let verdict = p.check_shell(command, &s.root);
+        let reads =
+            |what: &str| because(secret.clone(), &format!("`grep` reads everything under `other`, {what} among it"));
+        assert!(verdict == reads("secret/x") || verdict == reads("secret/sub/y"), "{command}: {verdict:?}");
+    }
+    // What certainly leaves secret/ out still does; the last of -r, -R and -d decides.
+    for command in [
+        "grep -r --inc='*.rs' foo .",
+        "grep -r --exclude-d=secret foo .",
+        "grep -r -e --label --exclude-dir=secret foo .",
+        "grep -r --include='*.rs' --exclude-from=exf foo .",
+        "grep -R -d skip foo other",
+        "grep -r -d read foo other",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn a_grep_pattern_given_by_a_long_option_cut_short_leaves_every_operand_a_file() {
+    let (s, p, file) = links_into_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    // `--reg=foo` is `--regexp=foo`: secret/x is a file grep reads (it was taken for the pattern).
+    for command in ["grep --reg=foo secret/x", "grep --rege foo secret/x", "grep -r --regexp=foo secret/x"] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), "`grep` reads `secret/x`"), "{command}");
+    }
+    // Without one, the first operand is the pattern.
+    assert_eq!(p.check_shell("grep secret/x src/a.rs", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn cp_follows_links_as_the_last_of_its_dereference_options_says() {
+    let (s, p, file) = links_into_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    // Review: each copied secret/x through other/link_rel unrefused (GNU cp: the last of -P, -d, -a,
+    // -L, -H wins).
+    for command in
+        ["cp -PL other/link_rel D", "cp -P -L other/link_rel D", "cp -d -L other/link_rel D", "cp -aL other/link_rel D"]
+    {
+        assert_eq!(
+            p.check_shell(command, &s.root),
+            because(secret.clone(), "`cp` reads `other/link_rel`"),
+            "{command}"
+        );
+    }
+    let verdict = p.check_shell("cp -rPL other D", &s.root);
+    let reads = |what: &str| because(secret.clone(), &format!("`cp` reads everything under `other`, {what} among it"));
+    assert!(verdict == reads("secret/x") || verdict == reads("secret/sub/y"), "{verdict:?}");
+    // -P last copies the link as a link.
+    for command in ["cp -LP other/link_rel D", "cp -L -d other/link_rel D", "cp -rLP other D", "cp -L -a other D"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn zip_stores_links_only_where_its_y_is_certainly_an_option() {
+    let (s, p, file) = links_into_secret();
+    let secret = deny("Read(./secret/**)", &file);
+    // Review: `-y` here is a value (a password, a log file, an exclusion, a path, an output file):
+    // zip followed the links, reading secret/x, unrefused.
+    for command in [
+        "zip -r -P -y x.zip other",
+        "zip -r -lfy x.zip other",
+        "zip -r -xy x.zip other",
+        "zip -r -b -y x.zip other",
+        "zip -r -O -y x.zip other",
+        "zip -r -P --symlinks x.zip other",
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        let reads =
+            |what: &str| because(secret.clone(), &format!("`zip` reads everything under `other`, {what} among it"));
+        assert!(verdict == reads("secret/x") || verdict == reads("secret/sub/y"), "{command}: {verdict:?}");
+    }
+    for command in [
+        "zip -ry x.zip other",
+        "zip -r -9 -y x.zip other",
+        "zip -r -P pw -y x.zip other",
+        "zip -r x.zip other --symlinks",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
 fn rg_and_ag_skip_hidden_and_gitignored_files_as_they_do() {
     let (s, p, file) = qa();
     fs::create_dir_all(s.root.join(".git")).unwrap();
@@ -1203,6 +1311,17 @@ fn git_putting_back_or_removing_files_anywhere_in_its_work_tree_writes_under_its
         ("git clean -fdx -- config", "`git` writes anything under `config`".to_string()),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), &part), "{command}");
+    }
+    // Review: git matches a clean pathspec's wildcards and magic from the top (each removed the
+    // untracked config/x.json unrefused): what they name is known to git alone.
+    for (command, spec) in [
+        ("git clean -f '*.json'", "*.json"),
+        ("git clean -fd :/", ":/"),
+        ("git clean -fd :/config", ":/config"),
+        ("git clean -fd -- ':(top)'", ":(top)"),
+    ] {
+        let part = format!("`git` writes the paths its pathspec `{spec}` matches");
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, &part), "{command}");
     }
     // Read-only git, a stash not touching the work tree, and what leaves config/ alone run.
     for command in [
