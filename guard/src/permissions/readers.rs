@@ -49,6 +49,7 @@ const NAME_ONLY: [&str; 14] = [
 struct Reader {
     program: &'static str,
     short_values: &'static str,
+    /// Long options taking a value, where `all_long` does not say.
     long_values: &'static [&'static str],
     pattern_operand: bool,
     patterns: &'static [&'static str],
@@ -73,23 +74,6 @@ impl Reader {
     }
 }
 
-const GREP_LONG: &[&str] = &[
-    "regexp",
-    "file",
-    "max-count",
-    "after-context",
-    "before-context",
-    "context",
-    "directories",
-    "devices",
-    "include",
-    "exclude",
-    "exclude-dir",
-    "exclude-from",
-    "label",
-    "binary-files",
-    "group-separator",
-];
 const RG_LONG: &[&str] = &[
     "regexp",
     "file",
@@ -121,8 +105,9 @@ const RG_LONG: &[&str] = &[
 /// grep's options; egrep and fgrep take the same.
 const GREP: Reader = Reader {
     program: "grep",
-    short_values: "efmABCdD",
-    long_values: GREP_LONG,
+    short_values: GREP_OPTIONS.short_values,
+    // Its long options and which take a value: `all_long`.
+    long_values: &[],
     pattern_operand: true,
     patterns: &["e", "regexp"],
     pattern_files: &["f", "file"],
@@ -282,9 +267,13 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
             options_ended = true;
         } else if let Some(long) = arg.strip_prefix("--") {
             let (name, inline) = long.split_once('=').map_or((long, false), |(name, _)| (name, true));
-            let name = reader.all_long.and_then(|spec| spec.long_named(name)).map_or(name, |option| option.name);
+            // A reader with all its long options known reads a cut-short name as the option it
+            // stands for, and whether that takes a value from the same table.
+            let known = reader.all_long.and_then(|spec| spec.long_named(name));
+            let takes_value = known.map_or_else(|| reader.long_values.contains(&name), |option| option.value);
+            let name = known.map_or(name, |option| option.name);
             pattern_given |= reader.patterns.contains(&name) || reader.pattern_files.contains(&name);
-            if !inline && reader.long_values.contains(&name) {
+            if !inline && takes_value {
                 takes_next = Some(name);
             }
         } else if let Some((offset, letter)) = arg[1..].char_indices().find(|(_, c)| reader.short_values.contains(*c)) {
