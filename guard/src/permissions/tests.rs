@@ -104,6 +104,19 @@ fn permissions(json: &str) -> String {
     format!(r#"{{"permissions": {json}}}"#)
 }
 
+/// A git repository whose `.env`, denied to read, is ignored, beside a tracked `src/a.rs`.
+fn ignored_env_repository() -> (Setup, Permissions) {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    s.file(".env");
+    s.file("src/a.rs");
+    fs::write(s.root.join(".gitignore"), ".env\n").unwrap();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "-A"]);
+    let p = s.load();
+    (s, p)
+}
+
 #[test]
 fn read_deny_and_ask_with_globs() {
     let s = Setup::new();
@@ -1049,14 +1062,7 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     // A file git does not track is not in what it prints.
-    let s = Setup::new();
-    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
-    s.file(".env");
-    s.file("src/a.rs");
-    fs::write(s.root.join(".gitignore"), ".env\n").unwrap();
-    git(&s.root, &["init", "-q"]);
-    git(&s.root, &["add", "-A"]);
-    let p = s.load();
+    let (s, p) = ignored_env_repository();
     for command in ["git diff", "git log -p", "git grep x", "git archive HEAD"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }

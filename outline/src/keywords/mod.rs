@@ -175,17 +175,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             // last stays open, as a function on a line of its own does (its body may go on below).
             for (name, statement) in sequence {
                 let signature = head_signature(statement, Kind::Function, family);
-                let definition = Definition {
-                    kind: Kind::Function,
-                    name,
-                    signature,
-                    uncut: None,
-                    start_line: number,
-                    head_line: number,
-                    end_line: number,
-                    children: Vec::new(),
-                };
-                found.push((indent, parent, definition, Table::No));
+                found.push((indent, parent, on_line(Kind::Function, name, signature, number), Table::No));
             }
             open.push(found.len() - 1);
             continue;
@@ -199,16 +189,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
             (None, Table::Named, None) => name.clone(),
             (None, ..) => head_signature(head.trim_end_matches('[').trim_end(), kind, family),
         };
-        let mut definition = Definition {
-            kind,
-            name,
-            signature,
-            uncut: None,
-            start_line: number,
-            head_line: number,
-            end_line: number,
-            children: Vec::new(),
-        };
+        let mut definition = on_line(kind, name, signature, number);
         let braced = matches!(family, Family::General | Family::Typed) && is_type(definition.kind);
         if braced && let Some((signature, members)) = one_line_members(&head, family, kind, number) {
             // Its body closed on its line: nothing after it is its member. The members are put
@@ -424,6 +405,21 @@ fn definition(line: &str, family: Family, in_type: bool) -> Option<(Kind, String
     }
     let assigned = in_type.then(|| perl_constant(line).or_else(|| assigned_function(line))).flatten();
     assigned.or_else(|| keyword_definition(line, family, in_type))
+}
+
+/// A definition on line `number` alone, as the keyword outline first sees each: its end is
+/// moved later where its body goes on.
+fn on_line(kind: Kind, name: String, signature: String, number: u32) -> Definition {
+    Definition {
+        kind,
+        name,
+        signature,
+        uncut: None,
+        start_line: number,
+        head_line: number,
+        end_line: number,
+        children: Vec::new(),
+    }
 }
 
 #[cfg(test)]

@@ -69,14 +69,7 @@ fn clone_worktree_bundle_and_fast_export_read_every_tracked_file() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     // A file git does not track is not copied.
-    let s = Setup::new();
-    s.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
-    s.file(".env");
-    s.file("src/a.rs");
-    fs::write(s.root.join(".gitignore"), ".env\n").unwrap();
-    git(&s.root, &["init", "-q"]);
-    git(&s.root, &["add", "-A"]);
-    let p = s.load();
+    let (s, p) = ignored_env_repository();
     for command in ["git clone -q . /tmp/c", "git worktree add /tmp/wt", "git bundle create /tmp/b HEAD"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
