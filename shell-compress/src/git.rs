@@ -144,7 +144,14 @@ fn status(plan: &mut Plan, failed: bool) {
             let rest = &entries[STATUS_SHOWN..];
             // An entry protection shows anyway (a path naming an error) stays as it is.
             let lines = plan.lines();
-            plan.replace_hidden(rest, failed, |hidden| names_listing(lines, hidden, &kind));
+            let indent = if lines[rest[0]].starts_with('\t') { "\t" } else { "" };
+            // Names that would read ambiguously in a listing (renames, quoted names) are counted.
+            let counted = |hidden: &[usize]| {
+                format!("{indent}… {} more {kind} entries not shown; ctx_expand has them", hidden.len())
+            };
+            plan.replace_hidden(rest, failed, |hidden| {
+                names_listing(lines, hidden, &kind).or_else(|| Some(counted(hidden)))
+            });
         }
         // The entries left as git printed them (the listing not being the shorter, say) are names too: no
         // later cut of a long run may take them.
@@ -554,7 +561,18 @@ mod tests {
     }
 
     #[test]
-    fn status_names_past_their_budget_are_counted_and_a_rename_stays_whole() {
+    fn names_a_listing_cannot_hold_are_counted_not_all_kept() {
+        // Renames read ambiguously in a `{a, b}` listing: 500 of them were all kept, the view unbounded.
+        let mut raw = String::from("On branch main\nChanges to be committed:\n");
+        raw += &(1..=500).map(|i| format!("\trenamed:    src/m{i}.rs -> lib/m{i}.rs\n")).collect::<String>();
+        let text = compress("git status", &raw, 0).text;
+        assert!(text.lines().count() < 20, "{text}");
+        assert!(text.contains("\t… 490 more renamed entries not shown; ctx_expand has them"), "{text}");
+        assert!(text.contains("\trenamed:    src/m10.rs -> lib/m10.rs"), "{text}");
+    }
+
+    #[test]
+    fn status_names_past_their_budget_are_counted_and_a_rename_is_never_cut() {
         // QA: `… 4 more deleted entries not shown` named none of the four.
         let mut raw = String::from("On branch main\nChanges not staged for commit:\n");
         raw += &(13..=26).map(|i| format!("\tdeleted:    migrations/00{i}_old.py\n")).collect::<String>();
@@ -575,7 +593,8 @@ mod tests {
         );
         let renames: String = (0..20).map(|i| format!("\trenamed:    a{i}.rs -> b{i}.rs\n")).collect();
         let text = compress("git status", &format!("Changes to be committed:\n{renames}"), 0).text;
-        assert!(text.contains("\trenamed:    a19.rs -> b19.rs\n"), "{text}");
+        // A rename is shown whole or counted, never cut into a listing.
+        assert!(text.contains("\trenamed:    a9.rs -> b9.rs\n\t… 10 more renamed entries not shown"), "{text}");
     }
 
     #[test]
