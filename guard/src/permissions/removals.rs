@@ -78,9 +78,7 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
             Some(of("moves away", written(program, args)?.sources, true))
         }
         "find" => {
-            let runs_remover = args
-                .windows(2)
-                .any(|pair| matches!(pair[0], "-exec" | "-execdir" | "-ok" | "-okdir") && removes_names(pair[1]));
+            let runs_remover = find_commands(args).any(|command| command.iter().any(|word| removes_names(word)));
             if !runs_remover && !args.contains(&"-delete") {
                 return None;
             }
@@ -98,16 +96,48 @@ const FIND_NARROWING: [&str; 6] = ["-name", "-iname", "-type", "-xtype", "-maxde
 /// find's words that change nothing of which files match.
 const FIND_NEUTRAL: [&str; 9] = ["-delete", "-print", "-print0", "-depth", "-xdev", "-mount", "-a", "-and", "-noleaf"];
 
+/// The commands find's `-exec`, `-execdir`, `-ok` and `-okdir` run, each
+/// its words up to the `;` or `+` that ends it.
+fn find_commands<'a>(args: &'a [&'a str]) -> impl Iterator<Item = &'a [&'a str]> {
+    let opens = |at: &usize| matches!(args[*at], "-exec" | "-execdir" | "-ok" | "-okdir");
+    (0..args.len()).filter(opens).map(|at| {
+        let words = &args[at + 1..];
+        &words[..words.iter().position(|word| matches!(*word, ";" | "+")).unwrap_or(words.len())]
+    })
+}
+
+/// Whether `command`, run by find on each file it finds, removes only that
+/// file, so that find's name tests say which files go: rm without `-r`,
+/// unlink, shred. A recursive rm, rmdir or mv of a directory whose name
+/// matches takes everything under it, whatever their names.
+fn removes_only_files(command: &[&str]) -> bool {
+    let recursive = |word: &&str| {
+        *word == "--recursive" || (word.starts_with('-') && !word.starts_with("--") && word.contains(['r', 'R']))
+    };
+    match command.split_first() {
+        Some((program, args)) => {
+            matches!(super::bash::basename(program), "rm" | "unlink" | "shred") && !args.iter().any(recursive)
+        }
+        None => false,
+    }
+}
+
 /// The name patterns find's expression `expression` removes files by, when
 /// it is all `-name`/`-iname` tests (and so a file's name matching every
-/// one), the tests and options above, and actions running a remover; else
-/// none (any file: `-o`, `!`, `-path`, `-newer`… are not followed).
+/// one) before any action, the tests and options above, and `-delete` or
+/// actions removing only the files they are given; else none (any file:
+/// `-o`, `!`, `-path`, `-newer`… are not followed, and a test after an
+/// action narrows nothing, find having acted on every file by then).
 fn find_names(expression: &[&str]) -> Vec<GlobMatcher> {
     let mut names = Vec::new();
+    let mut acted = false;
     let mut at = 0;
     while let Some(&word) = expression.get(at) {
         at += 1;
         if FIND_NARROWING.contains(&word) {
+            if acted {
+                return Vec::new();
+            }
             let Some(value) = expression.get(at) else { return Vec::new() };
             at += 1;
             if matches!(word, "-name" | "-iname") {
@@ -119,11 +149,14 @@ fn find_names(expression: &[&str]) -> Vec<GlobMatcher> {
             }
         } else if matches!(word, "-exec" | "-execdir" | "-ok" | "-okdir") {
             let end = expression[at..].iter().position(|word| matches!(*word, ";" | "+"));
-            match (expression.get(at), end) {
-                (Some(program), Some(end)) if removes_names(program) => at += end + 1,
+            match end {
+                Some(end) if removes_only_files(&expression[at..at + end]) => at += end + 1,
                 _ => return Vec::new(),
             }
-        } else if !FIND_NEUTRAL.contains(&word) {
+            acted = true;
+        } else if FIND_NEUTRAL.contains(&word) {
+            acted |= word == "-delete";
+        } else {
             return Vec::new();
         }
     }

@@ -72,6 +72,19 @@ fn removing_or_moving_away_a_protected_file_is_an_edit_of_it() {
         unknown_file(rule, &file, "`xargs rm` removes the files named on its input")
     );
     // What no rule covers, not removed, or not there to remove (`rm` without `-r` leaves a directory).
+    // find's name tests say which files go only where its remover takes the files it is given, and only
+    // before its action (a review: a directory named `config` went whole, `-delete` first deleted all).
+    for command in [
+        "find . -name config -exec rm -rf {} +",
+        "find . -type d -name config -exec mv {} /tmp/ ;",
+        "find config -delete -name x",
+        "find config -exec rm {} + -name x",
+        "find config -exec env rm {} +",
+        "find config -exec busybox rm {} +",
+    ] {
+        let Verdict::Deny { rule: denied, .. } = p.check_shell(command, &s.root) else { panic!("{command}") };
+        assert_eq!(denied, rule, "{command}");
+    }
     for command in [
         "rm a.txt",
         "rm -r src",
