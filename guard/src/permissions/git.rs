@@ -248,6 +248,11 @@ fn copied(subcommand: &str, source: &str, opaque: &[&str], cwd: &Path) -> Option
     let path = command_path(&cwd.join(source.strip_prefix("file://").unwrap_or(source)), cwd);
     let is_repository = path.join(".git").exists() || path.join("HEAD").is_file();
     let repository = is_repository.then(|| git_index::repository(&path)).flatten()?;
+    // Fetching or pulling from the repository one is in (`git fetch . topic:main`) copies nothing out.
+    let here = || git_index::repository(cwd).is_some_and(|current| current.top == repository.top);
+    if subcommand != "clone" && here() {
+        return None;
+    }
     Some(GitReads {
         command,
         tracked: vec![repository.top.clone()],

@@ -17,40 +17,56 @@
 //! - screen: the command after its options, as given; `-X`/`-Q` send a
 //!   running session commands and `-c` names a file of them: unknown.
 
-use super::wrappers::{Chdir, Run, Wrapped};
+use super::wrappers::{Chdir, Output, Run, Wrapped};
 
 pub(crate) const PROGRAMS: [&str; 5] = ["valgrind", "firejail", "gdb", "tmux", "screen"];
 
 /// What the wrapper `name` runs given `args`; `None` for a program read
 /// with getopt's rules or none.
 pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
-    let (run, chdir) = match name {
-        "valgrind" => (dashed(name, args, &[]), None),
-        "firejail" => (dashed(name, args, &["--chroot", "--overlay", "--private", "--join"]), None),
-        "gdb" => (gdb(args), None),
-        "tmux" => tmux(args),
-        "screen" => (screen(args), None),
+    let (run, chdir, writes) = match name {
+        "valgrind" => {
+            let (run, writes) = dashed(name, args, &[], &["--log-file=", "--xml-file="]);
+            (run, None, writes)
+        }
+        "firejail" => {
+            let elsewhere = ["--chroot", "--overlay", "--private", "--join"];
+            let (run, writes) = dashed(name, args, &elsewhere, &["--output=", "--output-stderr="]);
+            (run, None, writes)
+        }
+        "gdb" => (gdb(args), None, Vec::new()),
+        "tmux" => {
+            let (run, chdir) = tmux(args);
+            (run, chdir, Vec::new())
+        }
+        "screen" => (screen(args), None, Vec::new()),
         _ => return None,
     };
-    Some(Wrapped { run, chdir, reads: Vec::new(), writes: Vec::new() })
+    Some(Wrapped { run, chdir, reads: Vec::new(), writes })
 }
 
 /// A program whose options are each one word (`--log-file=F`): the first
 /// other word is the command; an option starting as one of `elsewhere`
-/// does runs it among other files.
-fn dashed(name: &str, args: &[&str], elsewhere: &[&str]) -> Run {
+/// does runs it among other files; one starting as one of `logs` writes
+/// the file it names.
+fn dashed(name: &str, args: &[&str], elsewhere: &[&str], logs: &[&str]) -> (Run, Vec<Output>) {
+    let mut writes = Vec::new();
     for (at, word) in args.iter().enumerate() {
         match *word {
-            "--" => return args.get(at + 1).map_or(Run::Nothing, |_| Run::Command(at + 1)),
-            "-h" | "--help" | "--version" => return Run::Nothing,
+            "--" => return (args.get(at + 1).map_or(Run::Nothing, |_| Run::Command(at + 1)), writes),
+            "-h" | "--help" | "--version" => return (Run::Nothing, writes),
             _ if elsewhere.iter().any(|option| word.starts_with(option)) => {
-                return Run::Unknown(format!("{name} {word}"));
+                return (Run::Unknown(format!("{name} {word}")), writes);
             }
-            _ if word.starts_with('-') => {}
-            _ => return Run::Command(at),
+            _ if word.starts_with('-') => {
+                if let Some(log) = logs.iter().find(|log| word.starts_with(**log)) {
+                    writes.push(Output::Word(at, log.len()));
+                }
+            }
+            _ => return (Run::Command(at), writes),
         }
     }
-    Run::Nothing
+    (Run::Nothing, writes)
 }
 
 /// gdb's options taking the next word as their value (one or two dashes,
@@ -131,6 +147,8 @@ fn gdb(args: &[&str]) -> Run {
             "batch" | "batch-silent" => batch = true,
             "help" | "h" | "version" | "v" => return Run::Nothing,
             "x" | "command" | "ix" | "init-command" => return Run::Unknown(format!("gdb {word} (its commands)")),
+            // The program it runs given as its executable file, not as the operand read here.
+            "e" | "exec" | "se" => return Run::Unknown(format!("gdb {word} (the program it runs)")),
             _ => {}
         }
         if !GDB_VALUES.contains(&option) {
@@ -155,7 +173,8 @@ fn gdb(args: &[&str]) -> Run {
 /// What tmux runs, and where: its `-c` command, or the shell command of
 /// one that starts a pane or runs one, in the directory its `-c` names.
 fn tmux(args: &[&str]) -> (Run, Option<Chdir>) {
-    if args.contains(&";") {
+    // tmux ends a command at a word ending in an unescaped `;` as at a `;` alone.
+    if args.iter().any(|word| word.ends_with(';') && !word.ends_with("\\;")) {
         return (Run::Unknown("tmux (a list of commands)".to_string()), None);
     }
     let mut at = 0;
@@ -214,9 +233,13 @@ fn tmux(args: &[&str]) -> (Run, Option<Chdir>) {
             }
         }
     }
-    match args.get(at..).filter(|rest| !rest.is_empty()) {
-        Some(rest) => (Run::Script(rest.join(" ")), chdir),
-        None => (Run::Nothing, None),
+    // One word is a shell command; several are run as a program and its arguments (no shell reads
+    // them, so a `#` among them is no comment), except by run-shell, which always hands a shell.
+    match args.get(at..).unwrap_or_default() {
+        [] => (Run::Nothing, None),
+        [script] => (Run::Script(script.to_string()), chdir),
+        _ if matches!(command, "run-shell" | "run") => (Run::Unknown(format!("tmux {command} (several words)")), None),
+        _ => (Run::Command(at), chdir),
     }
 }
 
@@ -277,8 +300,9 @@ mod tests {
         assert_eq!(runs("gdb", "--args rm x"), Run::Unknown("gdb (the commands of its input)".into()));
         assert_eq!(runs("gdb", "-batch -ex shell --args rm"), Run::Unknown("gdb -ex 'shell'".into()));
         assert_eq!(runs("gdb", "-batch -x cmds rm"), Run::Unknown("gdb -x (its commands)".into()));
-        assert_eq!(runs("tmux", "new-session -d rm x"), Run::Script("rm x".into()));
-        assert_eq!(runs("tmux", "-L s new -d -s n -x 80 rm x"), Run::Script("rm x".into()));
+        assert_eq!(runs("tmux", "new-session -d rm x"), Run::Command(2));
+        assert_eq!(runs("tmux", "-L s new -d -s n -x 80 rm x"), Run::Command(8));
+        assert_eq!(run("tmux", &["new-session", "-d", "rm x"]).unwrap().run, Run::Script("rm x".into()));
         assert_eq!(runs("tmux", "-c rm"), Run::Script("rm".into()));
         assert_eq!(runs("tmux", "new-session -d"), Run::Nothing);
         assert_eq!(runs("tmux", "run-shell -b rm"), Run::Script("rm".into()));

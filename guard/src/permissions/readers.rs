@@ -55,7 +55,7 @@ struct Reader {
     patterns: &'static [&'static str],
     pattern_files: &'static [&'static str],
     /// All of its long options, where a name cut short is read as the
-    /// whole one (`grep --fil F` is `--file F`).
+    /// whole one (`grep --reg P` is `--regexp P`).
     all_long: Option<&'static Spec>,
 }
 

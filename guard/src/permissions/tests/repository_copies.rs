@@ -63,6 +63,9 @@ fn clone_worktree_bundle_and_fast_export_read_every_tracked_file() {
         "git clone -q src /tmp/c",
         "git fetch origin",
         "git pull",
+        // From the repository one is in: nothing is copied out (a review: these were denied).
+        "git fetch . topic:main",
+        "git pull . feature",
         "git worktree list",
         "git bundle verify /tmp/g2.bundle",
     ] {

@@ -87,3 +87,30 @@ fn tracers_sandboxes_and_sessions_run_their_command_as_if_run_directly() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn what_a_reviewer_found_tmux_gdb_valgrind_and_firejail_do_is_checked() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)", "Bash(curl:*)"]}"#));
+    s.file("config/app.ini");
+    let p = s.load();
+    let denied = |command: &str| {
+        let verdict = p.check_shell(command, &s.root);
+        assert!(
+            matches!(&verdict, Verdict::Deny { rule, .. } if rule == "Edit(./config/**)"),
+            "{command}: {verdict:?}"
+        );
+    };
+    // tmux runs several words as a program: a `#` among them is no comment.
+    denied("tmux new -d rm -f '#' config/app.ini");
+    // The files valgrind and firejail log to are written.
+    denied("valgrind --log-file=config/app.ini true");
+    denied("valgrind --xml=yes --xml-file=config/app.ini true");
+    denied("firejail --output=config/app.ini true");
+    // A word ending in `;` ends a tmux command as `;` does; gdb's executable file is a program run: what
+    // they run is known only then, asked about where Bash rules are.
+    for command in ["tmux new -d 'true;' run-shell 'rm -rf config'", "gdb -batch -ex run -e /bin/sh"] {
+        let verdict = p.check_shell(command, &s.root);
+        assert!(matches!(verdict, Verdict::Ask { .. }), "{command}: {verdict:?}");
+    }
+}
