@@ -283,16 +283,7 @@ fn one_line_members(head: &str, family: Family, owner: Kind, number: u32) -> Opt
             definition(part, family, true).map(|(kind, name)| (kind, name, head_signature(part, kind, family)))
         });
         match member {
-            Some((kind, name, signature)) => members.push(Definition {
-                kind,
-                name,
-                signature,
-                uncut: None,
-                start_line: number,
-                head_line: number,
-                end_line: number,
-                children: Vec::new(),
-            }),
+            Some((kind, name, signature)) => members.push(on_line(kind, name, signature, number)),
             None => kept.push(part),
         }
     }
