@@ -412,13 +412,28 @@ mod tests {
         };
         // "the", "is", "I" and "do" are in both or neither: only "tests" (and "run") count.
         assert_eq!(keys("how do I run the tests"), ["test-cmd"]);
-        assert_eq!(keys("the layout of the tests"), ["layout", "test-cmd"]);
+        // Both are found, ranked by bm25: `tests` looks for `test…`, in test-cmd's key too.
+        assert_eq!(keys("the layout of the tests"), ["test-cmd", "layout"]);
         // A one-letter or two-letter word is no prefix: `i` is not `implementation`, `at` not `attr`.
         assert!(keys("i").is_empty());
         assert!(keys("at").is_empty());
         assert_eq!(keys("att"), ["layout"]);
         // Only function words: they count.
         assert_eq!(keys("is it"), ["layout"]);
+    }
+
+    #[test]
+    fn recall_finds_a_word_by_its_plural_or_inflected_form() {
+        // QA: "tests" found nothing for a key `pluggy.test_cmd` (the index holds `test`, `cmd`).
+        let (_dir, mut store) = temp_store();
+        store.remember(&fact("pluggy.test_cmd", "PYTHONPATH=src venv/bin/python -m pytest -q testing")).unwrap();
+        store.remember(&fact("deps", "the library is vendored")).unwrap();
+        let keys = |query: &str| -> Vec<String> {
+            store.recall("/repo", query, None, 10).unwrap().into_iter().map(|f| f.key).collect()
+        };
+        assert_eq!(keys("how to run tests"), ["pluggy.test_cmd"]);
+        assert_eq!(keys("tests"), ["pluggy.test_cmd"]);
+        assert_eq!(keys("libraries"), ["deps"]);
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! matches nearly every fact, and bm25 ranks by every matching term, so a fact with "the" in it
 //! outranked the one about tests. They count only when the query has no other word. A word of
 //! [`MIN_PREFIX_CHARS`] or more also finds the longer words it starts (`token` finds `tokenizer`);
-//! a shorter one only itself, since `io*` matches far more than `io`. Words of scripts written
+//! a shorter one only itself, since `io*` matches far more than `io`. An English word's plural or
+//! inflected ending is cut first ([`stem`]), so `tests` and `testing` look for `test…`, as they
+//! find `test_cmd` (the index splits that into `test` and `cmd`). Words of scripts written
 //! without spaces (Chinese, Japanese) or with particles attached (Korean) are kept whatever their
 //! length and always match as prefixes: the index holds `数据库使用` as one word, which `数据`
 //! finds only as a prefix, and one character (`锁`) is a word there.
@@ -34,7 +36,9 @@ pub(crate) fn search_terms(query: &str) -> Vec<String> {
     let (mut telling, mut others) = (Vec::new(), Vec::new());
     for word in query.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()) {
         let word = word.to_lowercase();
-        let list: &mut Vec<String> = if tells(&word) { &mut telling } else { &mut others };
+        // Function words are known, and kept, by their whole form (`does` is not `doe…`).
+        let (list, word): (&mut Vec<String>, String) =
+            if tells(&word) { (&mut telling, stem(&word)) } else { (&mut others, word) };
         if list.len() < MAX_TERMS && !list.contains(&word) {
             list.push(word);
         }
@@ -43,6 +47,23 @@ pub(crate) fn search_terms(query: &str) -> Vec<String> {
         }
     }
     if telling.is_empty() { others } else { telling }
+}
+
+/// `word` without an English plural or inflected ending, when what is left is still a word to look
+/// for by its start: `tests` → `test`, `libraries` → `librar`, `cached` → `cach`, `testing` →
+/// `test`. Words too short to lose an ending (`uses`, `string`), double `ss` (`class`) and words
+/// that are not plain ASCII letters stay as they are. A stem only widens what a word finds: `test…`
+/// finds every word `tests…` does.
+fn stem(word: &str) -> String {
+    if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return word.to_string();
+    }
+    let cut = |ending: &str, shortest: usize| word.strip_suffix(ending).filter(|rest| rest.len() >= shortest);
+    let stemmed = cut("ies", 4)
+        .or_else(|| cut("ing", 4))
+        .or_else(|| cut("ed", 4))
+        .or_else(|| cut("s", MIN_PREFIX_CHARS).filter(|_| !word.ends_with("ss")));
+    stemmed.unwrap_or(word).to_string()
 }
 
 /// Whether `word` says something about what is looked for.
@@ -107,13 +128,24 @@ mod tests {
 
     #[test]
     fn function_words_and_single_letters_do_not_count_unless_alone() {
-        assert_eq!(search_terms("How do I run the tests?"), ["run", "tests"]);
-        assert_eq!(expression("how do I run the tests"), Some("\"run\"* OR \"tests\"*".into()));
+        assert_eq!(search_terms("How do I run the tests?"), ["run", "test"]);
+        assert_eq!(expression("how do I run the tests"), Some("\"run\"* OR \"test\"*".into()));
         assert_eq!(search_terms("x y z"), ["x", "y", "z"], "nothing else: they count");
         assert_eq!(search_terms("the"), ["the"]);
         assert_eq!(search_terms("what is it"), ["what", "is", "it"]);
         assert_eq!(search_terms("a b cache"), ["cache"]);
         assert_eq!(search_terms("Tokenizer tokenizer TOKENIZER"), ["tokenizer"]);
+    }
+
+    #[test]
+    fn english_endings_are_cut_where_a_word_is_left() {
+        assert_eq!(search_terms("tests testing tested test"), ["test"]);
+        assert_eq!(search_terms("libraries caches cached"), ["librar", "cache", "cach"]);
+        // Too short to lose an ending, or not an ending: kept.
+        assert_eq!(search_terms("uses string thing class bus"), ["use", "string", "thing", "class", "bus"]);
+        assert_eq!(search_terms("Größes tésts"), ["größes", "tésts"], "only plain ASCII words are cut");
+        assert_eq!(search_terms("does the cache"), ["cache"], "a function word is known before its ending is cut");
+        assert_eq!(search_terms("this does"), ["this", "does"], "and keeps its ending when it counts");
     }
 
     #[test]
