@@ -431,6 +431,9 @@ impl<'a> Finder<'a> {
             let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| &whole.reading);
             named_any |= self.operand(program, arg, whole, keeps_links);
         }
+        for part in &not_operands.files {
+            self.file(&format!("`{program}` reads"), &invocation.args[part.word].tail(part.from), false);
+        }
         if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
             match &self.unknown_dir {
                 Some(by) => {
