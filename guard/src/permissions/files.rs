@@ -879,8 +879,8 @@ impl<'a> Finder<'a> {
         }
     }
 
-    /// A directory removed or moved away whole: each file under it an Edit
-    /// rule covers and `removed` may take (find's `-name`; not where links
+    /// A directory removed or moved away whole: each file and directory
+    /// under it an Edit rule covers and `removed` may take (find's `-name`; not where links
     /// lead: they stay), listed within the budget; past it, judged from the
     /// rules' patterns.
     fn removes_under(&mut self, verb: &str, dir: PathBuf, removed: &removals::Removed) {
@@ -895,7 +895,9 @@ impl<'a> Finder<'a> {
             self.files.whole_edits.push(Named { path: dir, cause: format!("{cause}, too much to list") });
             return;
         };
-        let covered = tree.entries.into_iter().filter(|entry| entry.starts_with(&dir) && removed.may_remove(entry));
+        // A directory goes too, however empty.
+        let removed_entries = tree.entries.into_iter().chain(tree.dirs);
+        let covered = removed_entries.filter(|entry| entry.starts_with(&dir) && removed.may_remove(entry));
         for entry in covered.filter(|entry| edit_rules().any(|rule| rule.matches(entry))) {
             let cause = format!("{cause}, {} among it", shown(&entry, &self.cwd));
             self.files.edits.push(Named { path: entry, cause });
