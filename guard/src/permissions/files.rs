@@ -601,7 +601,7 @@ impl<'a> Finder<'a> {
         };
         let command = &reads.command;
         if let Some(source) = &reads.unknown_source {
-            self.files.unknown_reads.push(format!("{command} reads the repository `{source}` names"));
+            self.files.unknown_reads.push(format!("{command} reads {source}"));
         }
         for (word, path) in reads.objects {
             self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });
