@@ -123,7 +123,19 @@ const GREP: Reader = Reader {
     files_read: &["exclude-from"],
     all_long: Some(&GREP_OPTIONS),
 };
-const READERS: [Reader; 37] = [
+/// awk's options (gawk's long ones too); gawk, mawk and nawk take the same.
+const AWK: Reader = Reader {
+    program: "awk",
+    short_values: super::awk::AWK.short_values,
+    // Its long options and which take a value: `all_long`.
+    long_values: &[],
+    pattern_operand: true,
+    patterns: &["e", "source"],
+    pattern_files: &["f", "file", "E", "exec"],
+    files_read: &[],
+    all_long: Some(&super::awk::AWK),
+};
+const READERS: [Reader; 40] = [
     GREP,
     Reader { program: "egrep", ..GREP },
     Reader { program: "fgrep", ..GREP },
@@ -188,17 +200,10 @@ const READERS: [Reader; 37] = [
         files_read: &[],
         all_long: None,
     },
-    Reader {
-        program: "awk",
-        short_values: super::awk::AWK.short_values,
-        // Its long options and which take a value: `all_long`.
-        long_values: &[],
-        pattern_operand: true,
-        patterns: &["e", "source"],
-        pattern_files: &["f", "file", "E", "exec"],
-        files_read: &[],
-        all_long: Some(&super::awk::AWK),
-    },
+    AWK,
+    Reader { program: "gawk", ..AWK },
+    Reader { program: "mawk", ..AWK },
+    Reader { program: "nawk", ..AWK },
     Reader::files("cat", ""),
     Reader::files("tac", "s"),
     Reader::files("nl", "bdfhilnsvw"),
