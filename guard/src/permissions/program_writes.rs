@@ -67,7 +67,7 @@ const PATCH: Spec = Spec {
     ],
 };
 /// tar's options that matter here: where it extracts, what it runs.
-pub(crate) const TAR: Spec = Spec {
+const TAR: Spec = Spec {
     short_values: "fCbTXgKNLVHIF",
     long: &[
         long("directory", "dir", true, Some('C')),

@@ -229,8 +229,8 @@ const READERS: [Reader; 40] = [
     Reader::files("cmp", "in"),
     Reader::files("diff", "CUxI"),
     Reader {
-        files_read: &["T", "files-from", "X", "exclude-from"],
-        all_long: Some(&super::program_writes::TAR),
+        files_read: &["T", "files-from", "X", "exclude-from", "file"],
+        all_long: Some(&TAR_FILES),
         ..Reader::files("tar", "bTX")
     },
     Reader::files("zip", "bnt"),
@@ -396,6 +396,19 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
     };
     Some(Whole { args, default_cwd, reading: Reading { filter, follows_links, skips: Skips::NONE } })
 }
+
+/// tar's long options naming a file it reads, cut short as tar takes
+/// them (`--files=F`): its archive (`--file`, whole only: `--fil` may be
+/// `--files-from`) and lists of names. Its others are left as operands
+/// (`--directory D` is a directory it reads).
+const TAR_FILES: Spec = Spec {
+    short_values: "",
+    long: &[
+        long("file", "file", true, Some('f')),
+        long("files-from", "files", true, Some('T')),
+        long("exclude-from", "exclude-f", true, Some('X')),
+    ],
+};
 
 /// grep's options as GNU grep 3.11 reads them: all of its long ones, so a
 /// prefix is known to be one's alone (`--inc` is `--include`) and an
