@@ -13,7 +13,7 @@ use super::writers::Part;
 /// `-e`/`--source` gives its program's text, `-f`/`--file` and
 /// `-E`/`--exec` a file of it (gawk 5.2 takes `--so`, `--fil`, `--e`; `--s`
 /// and `--fi` are ambiguous).
-const AWK: Spec = Spec {
+pub(crate) const AWK: Spec = Spec {
     short_values: "FvfilEeW",
     long: &[
         long("source", "so", true, Some('e')),

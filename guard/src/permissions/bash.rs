@@ -676,9 +676,9 @@ fn look_through(
         }
         Chdir::Unknown => Arg::unknown(texts.get(at).copied().unwrap_or_default().to_string()),
     });
+    // The files a wrapper reads itself (`xargs -a F`, `dbus-run-session --config-file F`).
     let wrapper_reads = starts
         .windows(2)
-        .filter(|pair| INPUT_NAMES.contains(&basename(texts[pair[0]])))
         .flat_map(|pair| {
             let wrapper = basename(texts[pair[0]]);
             let options = pair[0] + 1;

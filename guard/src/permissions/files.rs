@@ -431,6 +431,9 @@ impl<'a> Finder<'a> {
             let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| &whole.reading);
             named_any |= self.operand(program, arg, whole, keeps_links);
         }
+        for part in &not_operands.files {
+            self.file(&format!("`{program}` reads"), &invocation.args[part.word].tail(part.from), false);
+        }
         if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
             match &self.unknown_dir {
                 Some(by) => {
@@ -598,7 +601,7 @@ impl<'a> Finder<'a> {
         };
         let command = &reads.command;
         if let Some(source) = &reads.unknown_source {
-            self.files.unknown_reads.push(format!("{command} reads the repository `{source}` names"));
+            self.files.unknown_reads.push(format!("{command} reads {source}"));
         }
         for (word, path) in reads.objects {
             self.files.reads.push(Named { path, cause: format!("{command} reads `{word}`") });
@@ -876,8 +879,8 @@ impl<'a> Finder<'a> {
         }
     }
 
-    /// A directory removed or moved away whole: each file under it an Edit
-    /// rule covers and `removed` may take (find's `-name`; not where links
+    /// A directory removed or moved away whole: each file and directory
+    /// under it an Edit rule covers and `removed` may take (find's `-name`; not where links
     /// lead: they stay), listed within the budget; past it, judged from the
     /// rules' patterns.
     fn removes_under(&mut self, verb: &str, dir: PathBuf, removed: &removals::Removed) {
@@ -892,7 +895,9 @@ impl<'a> Finder<'a> {
             self.files.whole_edits.push(Named { path: dir, cause: format!("{cause}, too much to list") });
             return;
         };
-        let covered = tree.entries.into_iter().filter(|entry| entry.starts_with(&dir) && removed.may_remove(entry));
+        // A directory goes too, however empty.
+        let removed_entries = tree.entries.into_iter().chain(tree.dirs);
+        let covered = removed_entries.filter(|entry| entry.starts_with(&dir) && removed.may_remove(entry));
         for entry in covered.filter(|entry| edit_rules().any(|rule| rule.matches(entry))) {
             let cause = format!("{cause}, {} among it", shown(&entry, &self.cwd));
             self.files.edits.push(Named { path: entry, cause });

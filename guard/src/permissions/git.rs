@@ -18,6 +18,7 @@
 //! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
 //! | `worktree add`, `bundle create`, `fast-export` | all the tracked files: a copy of the repository's content, read from there |
 //! | `clone`, `fetch`, `pull` | all the files the repository its operand names tracks, when that is a local path (`git clone . /tmp/x`, `file://…`) |
+//! | `push` | all the tracked files, when where it pushes (its operand, or `--repo`) is a local path (`git push /tmp/x main`, `../copy`, `file://…`), not the repository itself: a copy of its content, as `clone` of it makes |
 //!
 //! The repository is the one `--git-dir` (else a `GIT_DIR` given to the
 //! command) names, its files beside a git directory named `.git`, else
@@ -52,8 +53,9 @@ pub(crate) struct GitReads {
     pub(crate) everything: Vec<PathBuf>,
     /// The repository whose index says what is tracked.
     pub(crate) repository: Option<Repository>,
-    /// The repository a clone or fetch copies, as written, when a variable
-    /// or substitution names it: known only when it runs.
+    /// What a clone, fetch or push copies where a variable or substitution
+    /// names the other repository, as a clause ("the repository `$d`
+    /// names"): known only when it runs.
     pub(crate) unknown_source: Option<String>,
 }
 
@@ -98,6 +100,9 @@ const COPY_VALUES: [&str; 25] = [
     "--refmap",
 ];
 
+/// Options of `push` taking the next word as their value.
+const PUSH_VALUES: [&str; 5] = ["-o", "--push-option", "--receive-pack", "--exec", "--repo"];
+
 /// What `git ARGS…` run in `cwd` (canonical) reads of its repository,
 /// with `git_dir` and `work_tree` what `GIT_DIR` and `GIT_WORK_TREE` it is
 /// given hold, `opaque` the words among `args` a variable or substitution
@@ -133,8 +138,11 @@ fn reads_from(
     let (cwd, repository) = repository(&args[..at], cwd, git_dir, work_tree);
     let subcommand = *args.get(at)?;
     let args = &args[at + 1..];
-    if let Some(source) = copied_from(subcommand, args) {
-        return copied(subcommand, source, opaque, &cwd);
+    if let Some(other) = copied_from(subcommand, args, opaque) {
+        return match subcommand {
+            "push" => pushed(other, opaque, &cwd, repository),
+            _ => copied(subcommand, other, opaque, &cwd),
+        };
     }
     let no_index = no_index(subcommand, args);
     let top = match &repository {
@@ -221,19 +229,53 @@ fn prints(
     Some(out)
 }
 
-/// The repository `git clone`, `fetch` or `pull` given `args` copies, as
-/// written, when its operand is a local path (or a `file://` URL, or a
-/// word a variable decides, which may be either), not another host's.
-fn copied_from<'a>(subcommand: &str, args: &[&'a str]) -> Option<&'a str> {
-    if !matches!(subcommand, "clone" | "fetch" | "pull") {
+/// The repository `git clone`, `fetch` or `pull` given `args` copies, or
+/// `git push` copies to (its `--repo`, else its first operand), as
+/// written, when that is a local path (or a `file://` URL, or a word in
+/// `opaque`, which a variable decides and may be either), not another
+/// host's. A push's word with no `/` (but `.`, `..`) is a remote's name:
+/// the URL its configuration gives is not followed.
+fn copied_from<'a>(subcommand: &str, args: &[&'a str], opaque: &[&str]) -> Option<&'a str> {
+    let push = subcommand == "push";
+    if !push && !matches!(subcommand, "clone" | "fetch" | "pull") {
         return None;
     }
-    let words = Words::of(args, |arg| COPY_VALUES.contains(&arg));
-    let source = *words.before.first().or(words.after.first())?;
+    let values: &[&str] = if push { &PUSH_VALUES } else { &COPY_VALUES };
+    let words = Words::of(args, |arg| values.contains(&arg));
+    let repo = args.iter().enumerate().rev().find_map(|(at, arg)| match arg.strip_prefix("--repo")? {
+        "" => args.get(at + 1).copied(),
+        value => value.strip_prefix('='),
+    });
+    let source = repo.filter(|_| push).or(words.before.first().or(words.after.first()).copied())?;
     let path = source.strip_prefix("file://").unwrap_or(source);
     // `host:path` is ssh's, `scheme://…` another transport's; a `:` after a `/` is in a local path.
     let remote = path.contains("://") || path.split('/').next().is_some_and(|first| first.contains(':'));
-    (!remote).then_some(source)
+    let named = push && !opaque.contains(&source) && !path.contains('/') && !matches!(path, "." | "..");
+    (!remote && !named).then_some(source)
+}
+
+/// What `git push` to `destination` (see [`copied_from`]) from `cwd` reads
+/// of `repository`, the one it pushes from: every tracked file, copied out
+/// as a clone of it would be; nothing pushing to that repository itself
+/// (`git push . HEAD:main`); known only when it runs where a variable
+/// names the destination (it may be another host's).
+fn pushed(destination: &str, opaque: &[&str], cwd: &Path, repository: Option<Repository>) -> Option<GitReads> {
+    let repository = repository?;
+    let command = "`git push`".to_string();
+    if opaque.contains(&destination) {
+        let unknown = format!("the files git tracks, to copy them to `{destination}`");
+        return Some(GitReads { command, unknown_source: Some(unknown), ..GitReads::default() });
+    }
+    let path = command_path(&cwd.join(destination.strip_prefix("file://").unwrap_or(destination)), cwd);
+    if git_index::repository(&path).is_some_and(|to| to.top == repository.top) {
+        return None;
+    }
+    Some(GitReads {
+        command,
+        tracked: vec![repository.top.clone()],
+        repository: Some(repository),
+        ..GitReads::default()
+    })
 }
 
 /// What `git SUBCOMMAND` reads copying the repository at `source` (see
@@ -243,7 +285,8 @@ fn copied_from<'a>(subcommand: &str, args: &[&'a str]) -> Option<&'a str> {
 fn copied(subcommand: &str, source: &str, opaque: &[&str], cwd: &Path) -> Option<GitReads> {
     let command = format!("`git {subcommand}`");
     if opaque.contains(&source) {
-        return Some(GitReads { command, unknown_source: Some(source.to_string()), ..GitReads::default() });
+        let unknown = format!("the repository `{source}` names");
+        return Some(GitReads { command, unknown_source: Some(unknown), ..GitReads::default() });
     }
     let path = command_path(&cwd.join(source.strip_prefix("file://").unwrap_or(source)), cwd);
     let is_repository = path.join(".git").exists() || path.join("HEAD").is_file();
@@ -299,7 +342,7 @@ pub(crate) fn may_print_files<'a>(args: &[&'a str], opaque: &[&str]) -> Option<&
         let out = prints(subcommand, rest, opaque, anywhere, anywhere, GitReads::default());
         let prints_any =
             out.is_some_and(|out| !(out.objects.is_empty() && out.tracked.is_empty() && out.everything.is_empty()));
-        let copies = copied_from(subcommand, rest).is_some();
+        let copies = copied_from(subcommand, rest, opaque).is_some();
         (prints_any || unfollowed || copies).then_some(subcommand)
     })
 }

@@ -63,7 +63,7 @@ pub(crate) fn repository(dir: &Path) -> Option<Repository> {
 /// judges from the rules' patterns. The index is parsed once per version
 /// ([`index_cache`]).
 pub(crate) fn tracked(repository: Option<&Repository>, dir: &Path, budget: &mut Budget) -> Option<Tree> {
-    let mut tree = Tree { entries: Vec::new() };
+    let mut tree = Tree::default();
     let Some(repository) = repository else { return Some(tree) };
     let Some(names) = index_cache::names(&repository.git_dir.join("index"), entries) else { return Some(tree) };
     let names = names.as_ref().as_ref().filter(|names| names.len() <= budget.left())?;

@@ -61,6 +61,32 @@ pub(crate) const SWITCH: Spec = Spec {
 pub(crate) const CLEAN: Spec =
     Spec { short_values: "e", long: &[long("dry-run", "d", false, Some('n')), long("exclude", "e", true, Some('e'))] };
 
+/// `--cached` removes from the index only, `-n` only lists.
+pub(crate) const RM: Spec = Spec {
+    short_values: "",
+    long: &[
+        long("cached", "c", false, None),
+        long("dry-run", "d", false, Some('n')),
+        long("force", "f", false, Some('f')),
+        long("ignore-unmatch", "i", false, None),
+        long("pathspec-from-file", "pathspec-fr", true, None),
+        long("pathspec-file-nul", "pathspec-fi", false, None),
+        long("quiet", "q", false, Some('q')),
+        long("sparse", "s", false, None),
+    ],
+};
+
+/// `-n` only lists what it would move.
+pub(crate) const MV: Spec = Spec {
+    short_values: "",
+    long: &[
+        long("dry-run", "d", false, Some('n')),
+        long("force", "f", false, Some('f')),
+        long("sparse", "s", false, None),
+        long("verbose", "v", false, Some('v')),
+    ],
+};
+
 pub(crate) const APPLY: Spec = Spec {
     short_values: "pC",
     long: &[

@@ -15,11 +15,18 @@
 //!   as is tmux's own `-c` command; a command typing into a pane or running
 //!   others (`send-keys`, `if-shell`, a `;` list…) makes what runs unknown;
 //! - screen: the command after its options, as given; `-X`/`-Q` send a
-//!   running session commands and `-c` names a file of them: unknown.
+//!   running session commands and `-c` names a file of them: unknown;
+//! - sg: `sg [-] GROUP [-c] COMMAND`, one word a shell runs (`sh -c`);
+//!   after `-`, a login's, in a directory known only when it runs;
+//! - bwrap: options each a word of its own, some taking two values (`--bind
+//!   SRC DEST`); the first other word is the command, in the directory
+//!   `--chdir` names. One showing it files under another name (a bind of a
+//!   path to another, `--symlink`, a file it writes from a descriptor,
+//!   arguments from one, an overlay) or one not known here: unknown.
 
 use super::wrappers::{Chdir, Output, Run, Wrapped};
 
-pub(crate) const PROGRAMS: [&str; 5] = ["valgrind", "firejail", "gdb", "tmux", "screen"];
+pub(crate) const PROGRAMS: [&str; 7] = ["valgrind", "firejail", "gdb", "tmux", "screen", "sg", "bwrap"];
 
 /// What the wrapper `name` runs given `args`; `None` for a program read
 /// with getopt's rules or none.
@@ -40,6 +47,14 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
             (run, chdir, Vec::new())
         }
         "screen" => (screen(args), None, Vec::new()),
+        "sg" => {
+            let (run, chdir) = sg(args);
+            (run, chdir, Vec::new())
+        }
+        "bwrap" => {
+            let (run, chdir) = bwrap(args);
+            (run, chdir, Vec::new())
+        }
         _ => return None,
     };
     Some(Wrapped { run, chdir, reads: Vec::new(), writes })
@@ -279,6 +294,123 @@ fn screen(args: &[&str]) -> Run {
     args.get(at).map_or(Run::Nothing, |_| Run::Command(at))
 }
 
+/// `sg [-] GROUP [-c] COMMAND`: the one word sg hands `sh -c`; with
+/// none, a shell. `-` starts a login's, which may move.
+fn sg(args: &[&str]) -> (Run, Option<Chdir>) {
+    let login = args.first() == Some(&"-");
+    let rest = &args[usize::from(login)..];
+    let command = if rest.get(1) == Some(&"-c") { 2 } else { 1 };
+    let run = rest.get(command).map_or(Run::Nothing, |script| Run::Script(script.to_string()));
+    (run, login.then_some(Chdir::Unknown))
+}
+
+/// bwrap's options taking two values, and one.
+const BWRAP_TWO: [&str; 12] = [
+    "--bind",
+    "--bind-try",
+    "--dev-bind",
+    "--dev-bind-try",
+    "--ro-bind",
+    "--ro-bind-try",
+    "--setenv",
+    "--chmod",
+    "--symlink",
+    "--file",
+    "--bind-data",
+    "--ro-bind-data",
+];
+const BWRAP_ONE: [&str; 29] = [
+    "--chdir",
+    "--unsetenv",
+    "--remount-ro",
+    "--exec-label",
+    "--file-label",
+    "--proc",
+    "--dev",
+    "--tmpfs",
+    "--mqueue",
+    "--dir",
+    "--lock-file",
+    "--sync-fd",
+    "--info-fd",
+    "--json-status-fd",
+    "--block-fd",
+    "--userns-block-fd",
+    "--seccomp",
+    "--add-seccomp-fd",
+    "--uid",
+    "--gid",
+    "--hostname",
+    "--cap-add",
+    "--cap-drop",
+    "--perms",
+    "--size",
+    "--argv0",
+    "--userns",
+    "--userns2",
+    "--pidns",
+];
+const BWRAP_NONE: [&str; 17] = [
+    "--unshare-all",
+    "--share-net",
+    "--unshare-user",
+    "--unshare-user-try",
+    "--unshare-ipc",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-uts",
+    "--unshare-cgroup",
+    "--unshare-cgroup-try",
+    "--die-with-parent",
+    "--as-pid-1",
+    "--new-session",
+    "--clearenv",
+    "--disable-userns",
+    "--assert-userns-disabled",
+    "--level-prefix",
+];
+/// Of those, the ones making a file appear under another name (a link, or
+/// a descriptor's data written where the sandbox may be the host's files).
+const BWRAP_RENAMING: [&str; 4] = ["--symlink", "--file", "--bind-data", "--ro-bind-data"];
+
+/// What bwrap runs, and where: the first word past its options; a bind of
+/// one path to another, an option renaming files, or one not known here
+/// leaves it unknown (the command sees other files at the paths it names).
+fn bwrap(args: &[&str]) -> (Run, Option<Chdir>) {
+    let mut chdir = None;
+    let mut at = 0;
+    while let Some(&word) = args.get(at) {
+        if word == "--" {
+            at += 1;
+            break;
+        }
+        if matches!(word, "--help" | "--version") {
+            return (Run::Nothing, None);
+        }
+        let values = if BWRAP_TWO.contains(&word) {
+            2
+        } else if BWRAP_ONE.contains(&word) {
+            1
+        } else if BWRAP_NONE.contains(&word) {
+            0
+        } else if word.starts_with('-') {
+            return (Run::Unknown(format!("bwrap {word}")), None);
+        } else {
+            break;
+        };
+        let Some(given) = args.get(at + 1..at + 1 + values) else { return (Run::Nothing, None) };
+        let rebinds = word.contains("bind") && !word.contains("data") && given[0] != given[1];
+        if rebinds || BWRAP_RENAMING.contains(&word) {
+            return (Run::Unknown(format!("bwrap {word} {}", given.join(" "))), None);
+        }
+        if word == "--chdir" {
+            chdir = Some(Chdir::Word(at + 1, 0));
+        }
+        at += 1 + values;
+    }
+    (args.get(at).map_or(Run::Nothing, |_| Run::Command(at)), chdir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,5 +448,16 @@ mod tests {
         assert_eq!(runs("screen", "-ls"), Run::Nothing);
         let chdir = run("tmux", &["new", "-d", "-c", "qa", "cat", "x"]).unwrap().chdir;
         assert_eq!(chdir, Some(Chdir::Word(3, 0)));
+        assert_eq!(runs("sg", "wheel -c rm"), Run::Script("rm".into()));
+        assert_eq!(runs("sg", "- wheel rm"), Run::Script("rm".into()));
+        assert_eq!(runs("sg", "wheel"), Run::Nothing);
+        assert_eq!(runs("bwrap", "--ro-bind / / --dev /dev --unshare-net rm x"), Run::Command(6));
+        assert_eq!(runs("bwrap", "--bind / / --setenv A 1 -- rm"), Run::Command(7));
+        assert_eq!(runs("bwrap", "--bind /tmp /proj rm"), Run::Unknown("bwrap --bind /tmp /proj".into()));
+        assert_eq!(runs("bwrap", "--symlink a b rm"), Run::Unknown("bwrap --symlink a b".into()));
+        assert_eq!(runs("bwrap", "--frobnicate rm"), Run::Unknown("bwrap --frobnicate".into()));
+        assert_eq!(runs("bwrap", "--bind /"), Run::Nothing);
+        let chdir = run("bwrap", &["--bind", "/", "/", "--chdir", "qa", "cat", "x"]).unwrap().chdir;
+        assert_eq!(chdir, Some(Chdir::Word(4, 0)));
     }
 }

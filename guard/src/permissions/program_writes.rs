@@ -17,7 +17,7 @@
 
 use super::awk::{awk_programs, in_place};
 use super::getopt::{Given, Name, Parsed, Spec, long};
-use super::git_options::{APPLY, CHECKOUT, CLEAN, RESET, RESTORE, SWITCH};
+use super::git_options::{APPLY, CHECKOUT, CLEAN, MV, RESET, RESTORE, RM, SWITCH};
 use super::writers::{Part, Written};
 
 const SORT: Spec = Spec {
@@ -85,6 +85,7 @@ const TAR: Spec = Spec {
         long("exclude-from", "exclude-f", true, Some('X')),
         long("exclude", "exclude", true, None),
         long("dereference", "der", false, Some('h')),
+        long("remove-files", "rem", false, None),
     ],
 };
 
@@ -297,7 +298,7 @@ fn extracted(args: &[&str]) -> Option<Written> {
 
 /// tar's first word when it is its letters without a dash (`tar xfC
 /// a.tar dir`: each taking a value takes the next word, in order), and
-/// all its options, values indexing `args`.
+/// all its options and operands, indexing `args`.
 fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
     let letters = args.first().copied().filter(|first| !first.starts_with('-')).unwrap_or_default();
     let mut old_style = Parsed::default();
@@ -314,7 +315,14 @@ fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
         given.value = given.value.map(|part| Part { word: rest + part.word, ..part });
     }
     old_style.options.append(&mut parsed.options);
+    old_style.operands = parsed.operands.iter().map(|word| rest + word).collect();
     (letters, old_style)
+}
+
+/// The operands `tar --remove-files` removes once it has archived them.
+pub(crate) fn tar_removed(args: &[&str]) -> Option<Vec<usize>> {
+    let parsed = tar_options(args).1;
+    parsed.has(Name::Long("remove-files")).then_some(parsed.operands)
 }
 
 /// Whether tar archives what the links it meets lead to (`-h`, `--dereference`).
@@ -383,10 +391,35 @@ fn matched_by_git(rest: &[&str], paths: &[usize]) -> Option<Written> {
     Some(Written { unknown: Some(format!("the paths its pathspec `{}` matches", rest[*magic])), ..Written::default() })
 }
 
+/// What `git rm` removes from the work tree and `git mv` moves: anything
+/// under each of its operands (`paths`, indexes into `rest`, which starts
+/// at `args[offset]`), `git mv`'s destination too, a directory whole (`git
+/// rm` takes one only with `-r`, and refuses the command else). Where the
+/// pathspecs are git's to match (`git rm '*.ini'`, `:/`), or after an
+/// option moving where git works, what it removes is known only when it
+/// runs.
+fn removed_by_git(subcommand: &str, rest: &[&str], offset: usize, paths: &[usize], moved: bool) -> Option<Written> {
+    if paths.is_empty() {
+        return None;
+    }
+    if moved {
+        let unknown = format!("the files `git {subcommand}` removes or moves elsewhere");
+        return Some(Written { unknown: Some(unknown), ..Written::default() });
+    }
+    if subcommand == "rm"
+        && let Some(matched) = matched_by_git(rest, paths)
+    {
+        return Some(matched);
+    }
+    let under = paths.iter().map(|&word| Part { word: offset + word, from: 0 }).collect();
+    Some(Written { under: Some(under), ..Written::default() })
+}
+
 /// What a git subcommand writes in the working tree: `checkout` and
 /// `restore` the paths they put back, `apply` the files its patch names
 /// (unless it only reports, or changes the index alone), `clean` what it
-/// removes, and what [`puts_back_work_tree`] says writes all of it.
+/// removes, `rm` and `mv` what they remove and move ([`removed_by_git`]),
+/// and what [`puts_back_work_tree`] says writes all of it.
 fn git_written(args: &[&str]) -> Option<Written> {
     // Past global options moving where git works (`-C`, `--work-tree`, `--git-dir`) its paths are
     // not followed; `-c` takes the next word.
@@ -413,10 +446,20 @@ fn git_written(args: &[&str]) -> Option<Written> {
         "restore" => RESTORE.parse(rest),
         "apply" => APPLY.parse(rest),
         "clean" => CLEAN.parse(rest),
+        "rm" => RM.parse(rest),
+        "mv" => MV.parse(rest),
         _ => return None,
     };
+    // `git rm --cached` changes the index alone; `-n` only lists.
+    let only_lists = matches!(args[at], "rm" | "mv") && parsed.has(Name::Short('n'));
+    if only_lists || (args[at] == "rm" && parsed.has(Name::Long("cached"))) {
+        return None;
+    }
     if parsed.has(Name::Long("pathspec-from-file")) {
         return Some(Written { unknown: Some("the paths its pathspec file names".into()), ..Written::default() });
+    }
+    if matches!(args[at], "rm" | "mv") {
+        return removed_by_git(args[at], rest, at + 1, &parsed.operands, moved);
     }
     // `git clean` removes untracked files under its pathspecs, else its directory; `-n` only lists them.
     if args[at] == "clean" {

@@ -45,7 +45,9 @@ const NAME_ONLY: [&str; 14] = [
 /// the long ones taking a value and, for a program whose first operand is
 /// a pattern or script rather than a file (grep, sed, awk…), which options
 /// give it instead (then no operand is one) or give a file of them (a file
-/// it reads, not a directory it searches).
+/// it reads, not a directory it searches); and which options name another
+/// file it reads (a list of names or globs: grep's `--exclude-from`, tar's
+/// `-T`).
 struct Reader {
     program: &'static str,
     short_values: &'static str,
@@ -54,6 +56,7 @@ struct Reader {
     pattern_operand: bool,
     patterns: &'static [&'static str],
     pattern_files: &'static [&'static str],
+    files_read: &'static [&'static str],
     /// All of its long options, where a name cut short is read as the
     /// whole one (`grep --reg P` is `--regexp P`).
     all_long: Option<&'static Spec>,
@@ -69,8 +72,14 @@ impl Reader {
             pattern_operand: false,
             patterns: &[],
             pattern_files: &[],
+            files_read: &[],
             all_long: None,
         }
+    }
+
+    /// Whether the option `name` (a letter or a long name) names a file it reads.
+    fn reads_file(&self, name: &str) -> bool {
+        self.pattern_files.contains(&name) || self.files_read.contains(&name)
     }
 }
 
@@ -111,9 +120,22 @@ const GREP: Reader = Reader {
     pattern_operand: true,
     patterns: &["e", "regexp"],
     pattern_files: &["f", "file"],
+    files_read: &["exclude-from"],
     all_long: Some(&GREP_OPTIONS),
 };
-const READERS: [Reader; 37] = [
+/// awk's options (gawk's long ones too); gawk, mawk and nawk take the same.
+const AWK: Reader = Reader {
+    program: "awk",
+    short_values: super::awk::AWK.short_values,
+    // Its long options and which take a value: `all_long`.
+    long_values: &[],
+    pattern_operand: true,
+    patterns: &["e", "source"],
+    pattern_files: &["f", "file", "E", "exec"],
+    files_read: &[],
+    all_long: Some(&super::awk::AWK),
+};
+const READERS: [Reader; 40] = [
     GREP,
     Reader { program: "egrep", ..GREP },
     Reader { program: "fgrep", ..GREP },
@@ -124,6 +146,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["e", "regexp"],
         pattern_files: &["f", "file"],
+        files_read: &["ignore-file"],
         all_long: None,
     },
     Reader {
@@ -143,6 +166,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &[],
         pattern_files: &[],
+        files_read: &[],
         all_long: None,
     },
     Reader {
@@ -163,6 +187,7 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["match"],
         pattern_files: &[],
+        files_read: &[],
         all_long: None,
     },
     Reader {
@@ -172,17 +197,13 @@ const READERS: [Reader; 37] = [
         pattern_operand: true,
         patterns: &["e", "expression"],
         pattern_files: &["f", "file"],
+        files_read: &[],
         all_long: None,
     },
-    Reader {
-        program: "awk",
-        short_values: "Ffv",
-        long_values: &[],
-        pattern_operand: true,
-        patterns: &[],
-        pattern_files: &["f"],
-        all_long: None,
-    },
+    AWK,
+    Reader { program: "gawk", ..AWK },
+    Reader { program: "mawk", ..AWK },
+    Reader { program: "nawk", ..AWK },
     Reader::files("cat", ""),
     Reader::files("tac", "s"),
     Reader::files("nl", "bdfhilnsvw"),
@@ -207,11 +228,19 @@ const READERS: [Reader; 37] = [
     Reader::files("cksum", ""),
     Reader::files("cmp", "in"),
     Reader::files("diff", "CUxI"),
-    Reader::files("tar", "b"),
+    Reader {
+        files_read: &["T", "files-from", "X", "exclude-from", "file"],
+        all_long: Some(&TAR_FILES),
+        ..Reader::files("tar", "bTX")
+    },
     Reader::files("zip", "bnt"),
     Reader::files("cp", "St"),
     Reader::files("scp", "cJlopPS"),
-    Reader::files("rsync", "BeT"),
+    Reader {
+        long_values: &["files-from", "exclude-from", "include-from"],
+        files_read: &["files-from", "exclude-from", "include-from"],
+        ..Reader::files("rsync", "BeT")
+    },
 ];
 
 /// The words of a command that are not paths to check as operands.
@@ -220,8 +249,10 @@ pub(crate) struct NotOperands {
     /// Option values and a search program's pattern (`src` in
     /// `grep -r src`, `5` in `grep -m 5 x`): they name no file.
     pub(crate) words: Vec<usize>,
-    /// Files of patterns (`-f pats`): read, but not searched as directories.
-    pub(crate) pattern_files: Vec<usize>,
+    /// Files its options name that it reads (`-f pats`, `--file=pats`,
+    /// `-ifpats`, `--exclude-from F`): not searched as directories; each
+    /// value is among `words` too when a word of its own.
+    pub(crate) files: Vec<Part>,
 }
 
 /// Whether `program` reads the files its operands name, so an operand
@@ -256,6 +287,12 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
     let mut pattern_given = false;
     let mut first_operand = None;
     let mut options_ended = false;
+    // A file an option names (`-` is standard input).
+    let read = |files: &mut Vec<Part>, name: &str, word: usize, from: usize| {
+        if reader.reads_file(name) && !matches!(&args[word][from..], "" | "-") {
+            files.push(Part { word, from });
+        }
+    };
     let mut at = 0;
     while at < args.len() {
         let arg = args[at];
@@ -266,28 +303,35 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
         } else if arg == "--" {
             options_ended = true;
         } else if let Some(long) = arg.strip_prefix("--") {
-            let (name, inline) = long.split_once('=').map_or((long, false), |(name, _)| (name, true));
+            let (name, inline) =
+                long.split_once('=').map_or((long, None), |(name, _)| (name, Some("--".len() + name.len() + 1)));
             // A reader with all its long options known reads a cut-short name as the option it
             // stands for, and whether that takes a value from the same table.
             let known = reader.all_long.and_then(|spec| spec.long_named(name));
             let takes_value = known.map_or_else(|| reader.long_values.contains(&name), |option| option.value);
             let name = known.map_or(name, |option| option.name);
             pattern_given |= reader.patterns.contains(&name) || reader.pattern_files.contains(&name);
-            if !inline && takes_value {
-                takes_next = Some(name);
+            match inline {
+                Some(from) => read(&mut out.files, name, at, from),
+                None if takes_value => takes_next = Some(name),
+                None => {}
             }
         } else if let Some((offset, letter)) = arg[1..].char_indices().find(|(_, c)| reader.short_values.contains(*c)) {
             let name = &arg[1 + offset..1 + offset + letter.len_utf8()];
             pattern_given |= reader.patterns.contains(&name) || reader.pattern_files.contains(&name);
-            if 1 + offset + letter.len_utf8() == arg.len() {
+            // The rest of the word is its value (`-fpats`, `-ifpats`), else the next word.
+            let from = 1 + offset + letter.len_utf8();
+            if from == arg.len() {
                 takes_next = Some(name);
+            } else {
+                read(&mut out.files, name, at, from);
             }
         }
         if let Some(name) = takes_next
             && at + 1 < args.len()
         {
-            let list = if reader.pattern_files.contains(&name) { &mut out.pattern_files } else { &mut out.words };
-            list.push(at + 1);
+            out.words.push(at + 1);
+            read(&mut out.files, name, at + 1, 0);
             at += 1;
         }
         at += 1;
@@ -302,11 +346,8 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
 /// How `program` (a file name) reads what `args` name; `None` when it reads
 /// no directory whole. `not` is what [`not_operands`] found in `args`.
 pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<Whole> {
-    let operands = || {
-        (0..args.len())
-            .filter(|&i| !args[i].starts_with('-') && !not.words.contains(&i) && !not.pattern_files.contains(&i))
-            .collect::<Vec<_>>()
-    };
+    let operands =
+        || (0..args.len()).filter(|&i| !args[i].starts_with('-') && !not.words.contains(&i)).collect::<Vec<_>>();
     let all_but_last = || {
         let mut operands = operands();
         operands.pop();
@@ -355,6 +396,19 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
     };
     Some(Whole { args, default_cwd, reading: Reading { filter, follows_links, skips: Skips::NONE } })
 }
+
+/// tar's long options naming a file it reads, cut short as tar takes
+/// them (`--files=F`): its archive (`--file`, whole only: `--fil` may be
+/// `--files-from`) and lists of names. Its others are left as operands
+/// (`--directory D` is a directory it reads).
+const TAR_FILES: Spec = Spec {
+    short_values: "",
+    long: &[
+        long("file", "file", true, Some('f')),
+        long("files-from", "files", true, Some('T')),
+        long("exclude-from", "exclude-f", true, Some('X')),
+    ],
+};
 
 /// grep's options as GNU grep 3.11 reads them: all of its long ones, so a
 /// prefix is known to be one's alone (`--inc` is `--include`) and an

@@ -3,10 +3,12 @@
 //! `rm config/a.ini` is checked against Edit rules as `> config/a.ini` is.
 //! rm's, unlink's and rmdir's operands, shred's (it overwrites them, and
 //! with `-u` removes them), the sources mv moves and `rsync
-//! --remove-source-files` sends, and find's start points when it deletes
+//! --remove-source-files` sends, what `tar --remove-files` archives and
+//! `zip -m` zips, and find's start points when it deletes
 //! (`-delete`) or runs one of these on what it finds (`-exec rm {} +`).
-//! A directory removed or moved whole (`rm -r`, mv, find) counts as
-//! everything under it.
+//! A directory removed or moved whole (`rm -r`, mv, find, tar, zip) counts
+//! as everything under it, empty directories included. `git rm` and `git
+//! mv` are [`super::program_writes`]' (git's work tree writes).
 
 use std::path::Path;
 
@@ -45,6 +47,11 @@ impl Removed {
 }
 
 const RM: Spec = Spec { short_values: "", long: &[long("recursive", "r", false, Some('r'))] };
+/// unlink's and rmdir's options, none taking a value.
+const NO_VALUES: Spec = Spec { short_values: "", long: &[] };
+/// zip's options taking a value, and `-m`'s long name: its first operand
+/// is the archive, the others what it zips (and with `-m` removes).
+const ZIP: Spec = Spec { short_values: "bntPOZs", long: &[long("move", "move", false, Some('m'))] };
 const SHRED: Spec = Spec {
     short_values: "ns",
     long: &[
@@ -71,9 +78,15 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
             let recursive = parsed.has(Name::Short('r')) || parsed.has(Name::Short('R'));
             Some(of("removes", parsed.operands, recursive))
         }
-        "unlink" | "rmdir" => Some(of("removes", operands(args), false)),
+        "unlink" | "rmdir" => Some(of("removes", NO_VALUES.parse(args).operands, false)),
         "shred" => Some(of("overwrites", SHRED.parse(args).operands, false)),
         "mv" => Some(of("moves away", written(program, args)?.sources, true)),
+        "tar" => Some(of("removes", super::program_writes::tar_removed(args)?, true)),
+        "zip" => {
+            let parsed = ZIP.parse(args);
+            let inputs = parsed.operands.get(1..).filter(|_| parsed.has(Name::Short('m')))?;
+            Some(of("removes", inputs.to_vec(), true))
+        }
         "rsync" if args.iter().any(|arg| arg.starts_with("--remove-source")) => {
             Some(of("moves away", written(program, args)?.sources, true))
         }
@@ -169,13 +182,6 @@ pub(crate) fn removes_names(program: &str) -> bool {
     REMOVERS.contains(&super::bash::basename(program))
 }
 
-/// The words that are not options, all of them after `--`.
-fn operands(args: &[&str]) -> Vec<usize> {
-    let dashes = args.iter().position(|arg| *arg == "--").unwrap_or(args.len());
-    let options_end = |at: &usize| *at > dashes || !args[*at].starts_with('-') || args[*at] == "-";
-    (0..args.len()).filter(|at| *at != dashes).filter(options_end).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,6 +206,12 @@ mod tests {
         assert_eq!(of("mv", "-t dest a"), Some((vec![2], true)));
         assert_eq!(of("rsync", "-a --remove-source-files a dest"), Some((vec![2], true)));
         assert_eq!(of("rsync", "-a a dest"), None);
+        assert_eq!(of("tar", "czf a.tgz --remove-files a b"), Some((vec![3, 4], true)));
+        assert_eq!(of("tar", "-c --rem -f a.tar -C x a"), Some((vec![6], true)));
+        assert_eq!(of("tar", "-czf a.tgz a"), None);
+        assert_eq!(of("zip", "-rm out.zip a b"), Some((vec![2, 3], true)));
+        assert_eq!(of("zip", "--move -P pw out.zip a"), Some((vec![4], true)));
+        assert_eq!(of("zip", "-r out.zip a"), None);
         assert_eq!(of("find", "a b -name x -delete"), Some((vec![0, 1], true)));
         assert_eq!(of("find", "-L a -exec /bin/rm {} +"), Some((vec![1], true)));
         assert_eq!(of("find", "-name x -delete"), Some((vec![], true)));

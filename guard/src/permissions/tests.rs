@@ -5,6 +5,7 @@ use tempfile::TempDir;
 
 use super::*;
 
+mod option_files;
 mod removals;
 mod repository_copies;
 mod tracers_and_sessions;

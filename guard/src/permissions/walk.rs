@@ -148,6 +148,7 @@ fn fnmatch_set(globs: &[String]) -> GlobSet {
 }
 
 /// What is under a directory.
+#[derive(Default)]
 pub(crate) struct Tree {
     /// Every file below it that the program reads, in order: a directory
     /// is walked, its names read, not listed (a Read rule guards what a
@@ -156,19 +157,23 @@ pub(crate) struct Tree {
     /// for a reading that follows links, as what it leads to, and what is
     /// under a directory it leads to as that directory's own entries.
     pub(crate) entries: Vec<PathBuf>,
+    /// Every directory below it, not through a link, in the order met:
+    /// what removing it whole takes besides its files (an empty one too).
+    pub(crate) dirs: Vec<PathBuf>,
 }
 
 /// What `reading` has a program read under `dir` (canonical), or `None`
 /// when that is more than the budget allows. A directory is walked once,
 /// however many links lead to it.
 pub(crate) fn tree(dir: &Path, budget: &mut Budget, reading: &Reading) -> Option<Tree> {
-    let mut tree = Tree { entries: Vec::new() };
+    let mut tree = Tree::default();
     let follow = reading.follows_links;
     if reading.filter == Filter::Ignores {
         let walk = ignore::WalkBuilder::new(dir).sort_by_file_name(|a, b| a.cmp(b)).follow_links(follow).build();
         for entry in walk.flatten().filter(|entry| entry.depth() > 0) {
             budget.left = budget.left.checked_sub(1)?;
             if entry.file_type().is_some_and(|kind| kind.is_dir()) {
+                tree.dirs.push(entry.into_path());
                 continue;
             }
             // Below a link followed, a path names what it reads by the link's name.
@@ -193,7 +198,10 @@ pub(crate) fn tree(dir: &Path, budget: &mut Budget, reading: &Reading) -> Option
             }
             let target = match kind {
                 Some(kind) if kind.is_symlink() && follow => path.canonicalize().ok(),
-                Some(kind) if kind.is_dir() => Some(path.clone()),
+                Some(kind) if kind.is_dir() => {
+                    tree.dirs.push(path.clone());
+                    Some(path.clone())
+                }
                 _ => None,
             };
             if let Some(target) = target {

@@ -6,9 +6,12 @@
 //! -0 rm`, `setsid rm x`, `flock f rm x`, `flock f -c 'rm x'`, `su -c 'rm
 //! x'`, `watch rm x` (its words are a `sh -c` script), `busybox rm x`,
 //! `strace -f -o log rm x`, `prlimit --nofile=1024 rm x`, `setpriv`,
-//! `fakeroot`, `numactl`, `catchsegv`, `chroot / rm x`… Those reading
-//! their words other than getopt does (valgrind, firejail, gdb, tmux,
-//! screen) are read in [`super::own_syntax`].
+//! `fakeroot`, `numactl`, `catchsegv`, `chroot / rm x`, `pkexec rm x` (in
+//! the user's home but with `--keep-cwd`), `unbuffer rm x`,
+//! `dbus-run-session -- rm x` (its `--config-file` read), `proot rm x`
+//! (another root, or a path bound under another name, unknown)… Those
+//! reading their words other than getopt does (valgrind, firejail, gdb,
+//! tmux, screen, sg, bwrap) are read in [`super::own_syntax`].
 //!
 //! An option a program does not list leaves what it runs unknown: reading
 //! past it as a flag could take its value for the command (`sudo -c class
@@ -99,7 +102,7 @@ struct Options {
 
 use Takes::{Nothing as N, Optional as O, Splice, Value as V};
 
-static PROGRAMS: [(&str, Options); 35] = [
+static PROGRAMS: [(&str, Options); 39] = [
     ("sudo", Options { options: SUDO, permute: false, abbreviate: true }),
     ("env", Options { options: ENV, permute: false, abbreviate: true }),
     (
@@ -396,6 +399,41 @@ static PROGRAMS: [(&str, Options); 35] = [
         },
     ),
     ("catchsegv", Options { options: &[], permute: false, abbreviate: true }),
+    // Options matched whole, each a word of its own.
+    (
+        "pkexec",
+        Options {
+            options: &[('u', "user", V), (' ', "disable-internal-agent", N), (' ', "keep-cwd", N)],
+            permute: false,
+            abbreviate: false,
+        },
+    ),
+    ("unbuffer", Options { options: &[('p', "", N)], permute: false, abbreviate: false }),
+    (
+        "dbus-run-session",
+        Options { options: &[(' ', "config-file", V), (' ', "dbus-daemon", V)], permute: false, abbreviate: false },
+    ),
+    ("proot", Options { options: PROOT, permute: false, abbreviate: false }),
+];
+
+/// proot 5's options (`-b` and `-m` alike bind a path, `HOST[:GUEST]`).
+const PROOT: &[Opt] = &[
+    ('r', "rootfs", V),
+    ('b', "bind", V),
+    ('m', "mount", V),
+    ('q', "qemu", V),
+    ('w', "pwd", V),
+    (' ', "cwd", V),
+    ('k', "kernel-release", V),
+    ('0', "root-id", N),
+    ('i', "change-id", V),
+    ('v', "verbose", V),
+    ('R', "", V),
+    ('S', "", V),
+    ('L', "link2symlink", N),
+    ('n', "netcoop", N),
+    ('p', "port", V),
+    (' ', "kill-on-exit", N),
 ];
 
 /// strace 6's (`+a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ`) and the
@@ -1001,10 +1039,32 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
             Some(root) => Run::Unknown(format!("{name} {}", args[root])),
             None => Run::Nothing,
         },
+        // pkexec runs its command in the user's home, unless told to stay.
+        "pkexec" => {
+            chdir = (!parsed.has("keep-cwd")).then_some(Chdir::Unknown);
+            command(first)
+        }
+        // Its bus daemon is a program of the user's choosing.
+        "dbus-run-session" => elsewhere(&["dbus-daemon"]).unwrap_or_else(|| command(first)),
+        "proot" => {
+            chdir = parsed.value("pwd").or(parsed.value("cwd")).map(|(word, from)| Chdir::Word(word, from));
+            // Another root, a path shown under another name, or run through an emulator.
+            let root = value("rootfs").filter(|root| !matches!(root.as_str(), "/" | "/." | "//"));
+            let renamed = ["bind", "mount"]
+                .into_iter()
+                .flat_map(|name| parsed.values(name))
+                .find(|&(word, from)| args[word][from..].split_once(':').is_some_and(|(host, guest)| host != guest));
+            match (root, renamed) {
+                (Some(root), _) => Run::Unknown(format!("{name} -r {root}")),
+                (_, Some((word, from))) => Run::Unknown(format!("{name} -b {}", &args[word][from..])),
+                _ => elsewhere(&["R", "S", "qemu"]).unwrap_or_else(|| command(first)),
+            }
+        }
         _ => command(first),
     };
     let reads = match name {
         "xargs" | "parallel" => parsed.values("arg-file").map(|(word, from)| Output::Word(word, from)).collect(),
+        "dbus-run-session" => parsed.values("config-file").map(|(word, from)| Output::Word(word, from)).collect(),
         _ => Vec::new(),
     };
     Some(Wrapped { run, chdir, reads, writes: writes(name, &parsed) })

@@ -117,3 +117,69 @@ fn removing_or_moving_away_a_protected_file_is_an_edit_of_it() {
         assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
     }
 }
+
+#[test]
+fn git_rm_git_mv_tar_remove_files_and_zip_move_remove_what_they_are_given() {
+    let (s, p, file) = config();
+    let rule = "Edit(./config/**)";
+    // A review: each removed or moved config/a.ini unchecked.
+    for (command, part) in [
+        ("git rm config/a.ini", "`git` writes `config/a.ini`"),
+        ("git rm -q -f -- config/a.ini", "`git` writes `config/a.ini`"),
+        ("git rm -r config", "`git` writes anything under `config`"),
+        ("git mv config/a.ini moved.ini", "`git` writes `config/a.ini`"),
+        ("git mv -f a.txt config/", "`git` writes anything under `config`"),
+        ("tar -czf /tmp/c.tgz --remove-files config", "`tar` removes anything under `config`, config/a.ini among it"),
+        ("tar czf /tmp/c.tgz --remove-files config/a.ini", "`tar` removes `config/a.ini`"),
+        ("zip -m /tmp/c.zip config/a.ini", "`zip` removes `config/a.ini`"),
+        ("zip -r --move /tmp/c.zip config", "`zip` removes anything under `config`, config/a.ini among it"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(deny(rule, &file), part), "{command}");
+    }
+    // git matches a pathspec's wildcards itself; `-C` moves where it works.
+    for (command, part) in [
+        ("git rm '*.ini'", "`git` writes the paths its pathspec `*.ini` matches"),
+        ("git -C src rm a.ini", "`git` writes the files `git rm` removes or moves elsewhere"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
+    }
+    // The index alone, a dry run, nothing removed, or nothing the rule covers.
+    for command in [
+        "git rm --cached config/a.ini",
+        "git rm --cach -r config",
+        "git rm -n config/a.ini",
+        "git mv --dry-run config/a.ini b.ini",
+        "git rm a.txt",
+        "git mv a.txt b.txt",
+        "tar -czf /tmp/c.tgz config",
+        "tar -czf /tmp/c.tgz --remove-files src",
+        "zip -r /tmp/c.zip config",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+#[test]
+fn an_empty_directory_removed_is_an_edit_of_it() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("a.txt");
+    fs::create_dir_all(s.root.join("config/empty")).unwrap();
+    let p = s.load();
+    let denied = deny("Edit(./config/**)", &s.project_file());
+    let cwd = s.root.components().as_path().display().to_string();
+    // A review: the walk listed files only, so removing config whole removed nothing covered.
+    for (command, part) in [
+        ("rm -r config", "`rm` removes anything under `config`, config/empty among it".to_string()),
+        ("rm -r config/empty", "`rm` removes `config/empty`".to_string()),
+        ("rmdir config/empty", "`rmdir` removes `config/empty`".to_string()),
+        ("rm -rf .", format!("`rm` removes anything under its working directory {cwd}, config/empty among it")),
+        ("mv config /tmp/c", "`mv` moves away anything under `config`, config/empty among it".to_string()),
+        ("find config -delete", "`find` deletes anything under `config`, config/empty among it".to_string()),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(denied.clone(), &part), "{command}");
+    }
+    for command in ["rm -r a.txt", "find . -name '*.txt' -delete", "rmdir --ignore-fail-on-non-empty src"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}

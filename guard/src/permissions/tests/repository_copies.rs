@@ -77,3 +77,57 @@ fn clone_worktree_bundle_and_fast_export_read_every_tracked_file() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn push_to_a_local_path_reads_every_tracked_file() {
+    let (s, p, file) = tracked_secret();
+    let top = s.root.display();
+    // A review: each copied secret/plan.txt out unchecked.
+    for command in [
+        "git push /tmp/x main".to_string(),
+        "git push -q ../copy".to_string(),
+        "git push file:///tmp/x HEAD".to_string(),
+        "git push --repo=/tmp/x".to_string(),
+        "git push --repo /tmp/x main".to_string(),
+        "git push -o ci.skip --force /tmp/x main".to_string(),
+        "git -C src push /tmp/x main".to_string(),
+        "git push ./.. main".to_string(),
+    ] {
+        let verdict = p.check_shell(&command, &s.root);
+        let Verdict::Deny { rule, cause: Some(Cause::Part(said)), .. } = &verdict else {
+            panic!("{command}: {verdict:?}")
+        };
+        assert_eq!(rule, "Read(./secret/**)", "{command}");
+        let reads = "`git push` reads the files git tracks under ";
+        assert!(said.starts_with(reads) && said.ends_with("secret/plan.txt among it"), "{command}: {said}");
+    }
+    assert_eq!(
+        p.check_shell("git push /tmp/x main", &s.root),
+        because(
+            deny("Read(./secret/**)", &file),
+            &format!(
+                "`git push` reads the files git tracks under its working directory {top}, secret/plan.txt among it"
+            )
+        )
+    );
+    // Where a variable names it, it may be another host: asked about.
+    assert_eq!(
+        p.check_shell("git push \"$d\" main", &s.root),
+        unknown_file("Read(./secret/**)", &file, "`git push` reads the files git tracks, to copy them to `$d`")
+    );
+    // Another host's, a remote's name (its URL not followed), the repository itself, or an option's value.
+    for command in [
+        "git push",
+        "git push origin main",
+        "git push https://example.com/r.git main",
+        "git push git@example.com:r.git main",
+        "git push . HEAD:main",
+        &format!("git push {top} HEAD:main") as &str,
+        "git push -o /tmp/x origin main",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A file git does not track is not copied.
+    let (s, p) = ignored_env_repository();
+    assert_eq!(p.check_shell("git push /tmp/x main", &s.root), Verdict::Allow);
+}

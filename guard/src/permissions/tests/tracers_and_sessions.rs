@@ -114,3 +114,65 @@ fn what_a_reviewer_found_tmux_gdb_valgrind_and_firejail_do_is_checked() {
         assert!(matches!(verdict, Verdict::Ask { .. }), "{command}: {verdict:?}");
     }
 }
+
+#[test]
+fn pkexec_sg_unbuffer_dbus_run_session_bwrap_and_proot_run_their_command_as_if_run_directly() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./.env)", "Read(./secret/**)", "Bash(rm:*)"]}"#));
+    for name in [".env", "secret/plan.txt", "victim.txt"] {
+        s.file(name);
+    }
+    let p = s.load();
+    let denied_by = |command: &str, rule: &str| {
+        let verdict = p.check_shell(command, &s.root);
+        assert!(matches!(&verdict, Verdict::Deny { rule: r, .. } if r == rule), "{command}: {verdict:?}");
+    };
+    // A review: each ran its command unchecked.
+    for command in [
+        "pkexec rm victim.txt",
+        "pkexec --user root --keep-cwd rm victim.txt",
+        "sg wheel -c 'rm victim.txt'",
+        "sg - wheel 'rm victim.txt'",
+        "unbuffer rm victim.txt",
+        "unbuffer -p rm victim.txt",
+        "dbus-run-session rm victim.txt",
+        "dbus-run-session -- rm victim.txt",
+        "bwrap --ro-bind / / --dev /dev --unshare-all rm victim.txt",
+        "bwrap --bind / / --setenv A 1 -- rm victim.txt",
+        "proot rm victim.txt",
+        "proot -b /dev -0 rm victim.txt",
+        "sudo unbuffer bwrap --bind / / pkexec rm victim.txt",
+    ] {
+        denied_by(command, "Bash(rm:*)");
+    }
+    for (command, rule) in [
+        ("pkexec --keep-cwd cat .env", "Read(./.env)"),
+        ("sg wheel -c 'cat secret/plan.txt'", "Read(./secret/**)"),
+        ("unbuffer cat .env", "Read(./.env)"),
+        ("dbus-run-session -- sh -c 'cat .env'", "Read(./.env)"),
+        ("dbus-run-session --config-file=.env true", "Read(./.env)"),
+        ("bwrap --ro-bind / / cat .env", "Read(./.env)"),
+        ("bwrap --ro-bind / / --chdir secret cat plan.txt", "Read(./secret/**)"),
+        ("proot -w secret cat plan.txt", "Read(./secret/**)"),
+    ] {
+        denied_by(command, rule);
+    }
+    // In the user's home (pkexec), another root, files under other names, an option not known: asked.
+    let verdict = p.check_shell("pkexec cat .env", &s.root);
+    assert!(matches!(&verdict, Verdict::Ask { rule, .. } if rule == "Read(./.env)"), "{verdict:?}");
+    for (command, written) in [
+        ("bwrap --bind /tmp /srv rm victim.txt", "bwrap --bind /tmp /srv"),
+        ("bwrap --symlink /x /y rm victim.txt", "bwrap --symlink /x /y"),
+        ("bwrap --frobnicate rm victim.txt", "bwrap --frobnicate"),
+        ("proot -r /srv/root rm victim.txt", "proot -r /srv/root"),
+        ("proot -b /tmp:/srv rm victim.txt", "proot -b /tmp:/srv"),
+        ("dbus-run-session --dbus-daemon=/bin/rm true", "dbus-run-session --dbus-daemon"),
+        ("pkexec --frobnicate rm victim.txt", "pkexec --frobnicate"),
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        assert_eq!(verdict, unknown_program("Bash(rm:*)", &s.project_file(), written), "{command}");
+    }
+    for command in ["unbuffer ls", "sg wheel", "bwrap --ro-bind / / ls", "proot ls", "pkexec --help"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
