@@ -854,6 +854,25 @@ fn javascript_destructuring_declarations_list_every_name_they_bind() {
     assert_eq!(render_map(&typed), "1 const width, height\n");
 }
 
+/// A declaration of several on one line is one line naming every binding however its
+/// declarators are written: `const { one } = x, two = 3` was two lines with one number, as if two
+/// declarations, where `const a = 1, b = 2` was one.
+#[test]
+fn javascript_a_declaration_with_a_pattern_is_one_line() {
+    let (signatures, map) = js_and_ts_views(
+        "const { one } = x, two = 3;
+const a = 1, b = 2;
+export const { c } = y, d = 4;
+let g = 1, [h, i] = q;
+",
+    );
+    assert_eq!(
+        signatures,
+        "1 const { one } = x, two = 3\n2 const a = 1, b = 2\n3 export const { c } = y, d = 4\n4 let g = 1, [h, i] = q\n"
+    );
+    assert_eq!(map, "1 const one, two\n2 const a, b\n3 const c, d\n4 var g, h, i\n");
+}
+
 /// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
 #[test]
 fn typescript_declared_let_and_var() {
