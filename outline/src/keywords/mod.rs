@@ -556,6 +556,14 @@ mod tests {
             crate::render::render_item_signatures(&items[..3]),
             "2 M.f = function()\n2 M.g = function(x)\n3 function M.h()\n"
         );
+        // A statement after a function's `end` is not its signature; two local functions are
+        // both named (alike but for the name, they share the line).
+        let lua = "local M = {}\nM.f = function() end; x = 1\nlocal function a() end local function b() end\n";
+        assert_eq!(outline(lua, Family::Lua), ["2-2 Function M.f", "3-3 Function a", "3-3 Function b"]);
+        assert_eq!(
+            crate::render::render_item_signatures(&keyword_outline(lua, Family::Lua)),
+            "2 M.f = function()\n3 local function {a, b}()\n"
+        );
     }
 
     #[test]
