@@ -3,6 +3,7 @@
 //! $user,` over `bool $force): void {}`), so its line shows the whole parameter list.
 
 use super::MAX_LINE;
+use super::code_chars::code_chars;
 use crate::text::collapse;
 
 /// The most lines a declaration's parameters are read over (`void save(` and one a line).
@@ -16,7 +17,8 @@ const MAX_HEAD_LINES: usize = 24;
 pub(super) fn head(lines: &[&str], index: usize) -> String {
     let mut head = lines[index].trim().to_string();
     let mut next = index + 1;
-    if let Some(open) = head.find('(')
+    let open = code_chars(&head, None).find(|&(_, c)| c == '(').map(|(at, _)| at);
+    if let Some(open) = open
         && let Some(depth) = still_open(1, &head[open + 1..])
         && let Some((joined, count)) = joined(&head, depth, &lines[next..])
     {
@@ -52,9 +54,10 @@ fn joined(first: &str, mut depth: usize, rest: &[&str]) -> Option<(String, usize
 }
 
 /// How many parentheses are open after `text`, `depth` of them open before it; `None` once they
-/// have all closed.
+/// have all closed. One in a string is text (`fun f(s: String = "(") {` joined the lines of its
+/// body to its head, read as parameters still open).
 fn still_open(depth: usize, text: &str) -> Option<usize> {
-    text.chars().try_fold(depth, |depth, c| match c {
+    code_chars(text, None).try_fold(depth, |depth, (_, c)| match c {
         '(' => Some(depth + 1),
         ')' => (depth > 1).then(|| depth - 1),
         _ => Some(depth),
@@ -76,5 +79,13 @@ mod tests {
         assert!(head(&["fun save(", &fits], 0).ends_with("id: Long, ): User {"));
         let wide = format!("{}): User {{", "id: Long, ".repeat(MAX_LINE / 10));
         assert_eq!(head(&["fun save(", &wide], 0), "fun save(");
+    }
+
+    #[test]
+    fn a_parenthesis_in_a_string_opens_no_parameters() {
+        let lines = ["fun f(s: String = \"(\") {", "    println(s)", "}"];
+        assert_eq!(head(&lines, 0), "fun f(s: String = \"(\") {");
+        let lines = ["fun q(s: String = \")\",", "    a: Int,", ") {"];
+        assert_eq!(head(&lines, 0), "fun q(s: String = \")\", a: Int, ) {");
     }
 }

@@ -566,6 +566,27 @@ mod tests {
         );
     }
 
+    /// A quote in a head is a string's, whatever it holds: a class's body on its line is split
+    /// past one (`class Q(val s: String = "{") { fun run() {} }` was left whole, `run` in no
+    /// view), a member's `"{"` is no brace, and an annotation's `"("` opens no parentheses (the
+    /// function after it was not read).
+    #[test]
+    fn quotes_in_a_head_are_strings() {
+        let kotlin = "class Q(val s: String = \"{\") { fun run() {} }\n@Query(\"(\") fun q(a: Int) {\n}\n";
+        assert_eq!(outline(kotlin, Family::General), ["1-1 Class Q", " 1-1 Function run", "2-3 Function q"]);
+        let items = keyword_outline(kotlin, Family::General);
+        assert_eq!(
+            crate::render::render_item_signatures(&items),
+            "1 class Q(val s: String = \"{\")\n 1 fun run()\n2-3 @Query(\"(\") fun q(a: Int)\n"
+        );
+        let php = "<?php\nclass B { public function f(string $s = \"{\") { return 1; } }\n";
+        assert_eq!(outline(php, Family::General), ["2-2 Class B", " 2-2 Function f"]);
+        assert_eq!(
+            crate::render::render_item_signatures(&keyword_outline(php, Family::General)),
+            "2 class B\n 2 public function f(string $s = \"{\")\n"
+        );
+    }
+
     #[test]
     fn a_lua_function_ends_on_the_line_that_closes_its_table() {
         let lua = "local Stack = class({\n  push = function(self, v)\n    self[#self + 1] = v\n  end},SMT)\n\n\
