@@ -1960,6 +1960,29 @@ fn lines_of(outline: &Outline, name: &str) -> Option<(Kind, u32, u32)> {
     None
 }
 
+/// A `def` over the signature's length is shortened decorators first, then its parameters to
+/// their names, and only then its return type; never its name. Its `-> X` was cut first, where
+/// its parameters' names left room for it.
+#[test]
+fn python_long_heads_keep_their_return_type() {
+    let source = "class Client:\n    def request_with_retries(self, method: str, url: str, *, params: Mapping[str, str] | None = None, \
+                  json_body: dict[str, Any] | None = None, timeout_seconds: float = DEFAULT_TIMEOUT, retries: int = 3, \
+                  verify_tls: bool | SSLContext = True, **headers: str) -> Awaitable[ResponseEnvelope]:\n        pass\n\n    @cache.memoize(ttl=60)\n    \
+                  @trace.span(\"client\")\n    @retry(attempts=3)\n    @log_calls\n    def fetch(self, account_id: int, \
+                  page: int = 1, include_archived: bool = False, sort_by: str = \"created_at\") \
+                  -> Page[Transaction]:\n        pass\n";
+    let outline = outline(Language::Python, source);
+    let signatures = render_signatures(&outline);
+    assert!(source.lines().nth(1).unwrap().len() > 250);
+    assert_eq!(
+        signatures,
+        "1-10 class Client\n 2-3 def request_with_retries(self, method, url, *, params, json_body, timeout_seconds, \
+         retries, verify_tls, **headers) -> Awaitable[ResponseEnvelope]\n 5-10 @cache.memoize(…) @trace.span(…) @retry(…) \
+         @log_calls def fetch(self, account_id: int, page: int = 1, include_archived: bool = False, \
+         sort_by: str = \"created_at\") -> Page[Transaction]\n"
+    );
+}
+
 #[test]
 fn python_names_survive_long_decorator_runs() {
     let views =
