@@ -1,36 +1,22 @@
 //! A type whose body is written on its line (`interface Svc { fun run() }`, `class P { int x = 0;
-//! void go() {} }`): its members are read from the body, one per `;`-separated part, as they
-//! would be from lines of their own. Left on the type's line they were no definitions (symbol
+//! void go() {} }`): its members are read from the body, one per statement, as they would be
+//! from lines of their own. Left on the type's line they were no definitions (symbol
 //! search missed them) and a line past the signature's length lost them unsaid.
 
 use super::code_chars::code_chars;
+use super::statements::statements;
 
-/// The head before a body opened and closed on `line` (`interface Svc`), and the body's parts,
-/// each with its `;` (`fun run()`, `int x = 0;`). `None` when no body opens, or it does not close
-/// at the line's end (a block over the next lines, `{ … } catch`). Brackets and `;` in strings
-/// are text.
+/// The head before a body opened and closed on `line` (`interface Svc`), and the body's
+/// statements, each with its `;` (`fun run()`, `int x = 0;`; see [`statements`]). `None` when no
+/// body opens, or it does not close at the line's end (a block over the next lines, `{ … }
+/// catch`). Brackets and `;` in strings are text.
 pub(super) fn split(line: &str) -> Option<(&str, Vec<&str>)> {
     let open = opening_brace(line)?;
     let body = line[open + 1..].trim_end().trim_end_matches(';').trim_end().strip_suffix('}')?;
     if !balanced(body) {
         return None;
     }
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (at, c) in code_chars(body, None) {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ';' if depth == 0 => {
-                parts.push(&body[start..=at]);
-                start = at + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&body[start..]);
-    let parts = parts.into_iter().map(str::trim).filter(|part| !part.is_empty() && *part != ";").collect();
+    let parts = statements(body);
     Some((line[..open].trim_end(), parts))
 }
 
