@@ -157,7 +157,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
                 .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
         } else if family == Family::Typed {
             let class = parent.filter(|_| in_type).map(|parent| found[parent].2.name.as_str());
-            let head = head.insert(head::head(&lines, index));
+            let head = head.insert(head::head(&lines, index, family));
             class
                 .and_then(|class| typed_constructor(head, class))
                 .or_else(|| definition(head, family, in_type))
@@ -169,7 +169,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         if open.len() >= MAX_NESTING {
             continue;
         }
-        let head = head.unwrap_or_else(|| head::head(&lines, index));
+        let head = head.unwrap_or_else(|| head::head(&lines, index, family));
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
         let sequence =
             (family == Family::Lua && table == Table::No).then(|| lua::function_sequence(line.trim(), place)).flatten();
