@@ -234,6 +234,26 @@ impl View {
         self.labelled(constants[0].kind, &names.join(", "))
     }
 
+    /// One line for the declarators of a declaration written on one line, some of them patterns
+    /// (`const { one } = x, two = 3`): the first's signature, then each other's after the
+    /// keywords they share (`shared`, `const `), as the declaration is written; past a short line,
+    /// the keywords and every name the declarators bind.
+    fn declaration(self, constants: &[Definition], shared: &str) -> String {
+        let names: Vec<&str> = constants.iter().map(|constant| constant.name.as_str()).collect();
+        if let View::Signatures = self {
+            let own: Vec<&str> = constants[1..]
+                .iter()
+                .map(|constant| constant.signature.strip_prefix(shared).unwrap_or(&constant.signature))
+                .collect();
+            let line = format!("{}, {}", constants[0].signature, own.join(", "));
+            if line.chars().count() <= MAX_TYPED_LIST {
+                return line;
+            }
+            return format!("{shared}{}", names.join(", "));
+        }
+        self.labelled(constants[0].kind, &names.join(", "))
+    }
+
     /// A type on one line with the fields its members start with, in braces: `struct Config {
     /// pub name: String; pub port: u16 }`, `interface Options { timeout?, retries?, … }`.
     fn with_fields(self, owner: &Definition, fields: &[&Definition]) -> String {
@@ -476,6 +496,12 @@ fn push_level(page: &Page, definitions: &[Definition], depth: usize, view: View,
             rest = after;
             continue;
         }
+        if let Some((run, shared)) = pattern_declaration(joinable, page.declarators) {
+            let (constants, after) = rest.split_at(run);
+            push_line(depth, span(first.start_line, first.end_line), &view.declaration(constants, shared), out);
+            rest = after;
+            continue;
+        }
         if let Some((run, shape)) = constant_run(joinable, view).filter(|(run, _)| !interleaved(file, &rest[..*run])) {
             let (constants, after) = rest.split_at(run);
             let line = view.constants(&shape, constants, page.declarators);
@@ -668,6 +694,36 @@ fn constant_run(definitions: &[Definition], view: View) -> Option<(usize, Shape<
         })
         .count();
     (run >= 2).then_some((run, first_shape))
+}
+
+/// The declarators of one line's declaration, when one of them is a pattern (`const { one } = x,
+/// two = 3`): how many there are and the keywords they share (`const `, `export let `). A run
+/// of plain names is [`constant_run`]'s; a pattern has no shape the names alone vary, and each
+/// declarator kept its own line, both numbered with the declaration's line as if it were two.
+/// Only where declarators are separated by commas (`declarators`, JavaScript's).
+fn pattern_declaration<'d>(definitions: &'d [Definition], declarators: &str) -> Option<(usize, &'d str)> {
+    let first = definitions.first().filter(|first| matches!(first.kind, Kind::Const | Kind::Variable))?;
+    let line = first.start_line;
+    let run = definitions
+        .iter()
+        .take_while(|next| {
+            next.kind == first.kind && next.start_line == line && next.end_line == line && next.children.is_empty()
+        })
+        .count();
+    let patterned = definitions[..run].iter().any(|definition| shape_of(definition).is_none());
+    if declarators != ", " || run < 2 || !patterned {
+        return None;
+    }
+    // The keywords all share: their common start, up to the last space before anything that is
+    // not a word (`const { a } = x` and `const { b } = y` share `const `, not `const { `).
+    let mut shared = first.signature.as_str();
+    for next in &definitions[1..run] {
+        let common = shared.chars().zip(next.signature.chars()).take_while(|(a, b)| a == b).count();
+        shared = &shared[..shared.char_indices().nth(common).map_or(shared.len(), |(at, _)| at)];
+    }
+    let words = shared.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ' ')).unwrap_or(shared.len());
+    let shared = &shared[..shared[..words].rfind(' ').map_or(0, |at| at + 1)];
+    (!shared.is_empty()).then_some((run, shared))
 }
 
 /// Whether what follows a constant's name declares a function: an arrow, or a type that is a

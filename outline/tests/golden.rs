@@ -854,6 +854,25 @@ fn javascript_destructuring_declarations_list_every_name_they_bind() {
     assert_eq!(render_map(&typed), "1 const width, height\n");
 }
 
+/// A declaration of several on one line is one line naming every binding however its
+/// declarators are written: `const { one } = x, two = 3` was two lines with one number, as if two
+/// declarations, where `const a = 1, b = 2` was one.
+#[test]
+fn javascript_a_declaration_with_a_pattern_is_one_line() {
+    let (signatures, map) = js_and_ts_views(
+        "const { one } = x, two = 3;
+const a = 1, b = 2;
+export const { c } = y, d = 4;
+let g = 1, [h, i] = q;
+",
+    );
+    assert_eq!(
+        signatures,
+        "1 const { one } = x, two = 3\n2 const a = 1, b = 2\n3 export const { c } = y, d = 4\n4 let g = 1, [h, i] = q\n"
+    );
+    assert_eq!(map, "1 const one, two\n2 const a, b\n3 const c, d\n4 var g, h, i\n");
+}
+
 /// A TypeScript `declare let`/`declare var` is the global a declaration file gives other code.
 #[test]
 fn typescript_declared_let_and_var() {
@@ -1939,6 +1958,29 @@ fn lines_of(outline: &Outline, name: &str) -> Option<(Kind, u32, u32)> {
         pending.extend(&definition.children);
     }
     None
+}
+
+/// A `def` over the signature's length is shortened decorators first, then its parameters to
+/// their names, and only then its return type; never its name. Its `-> X` was cut first, where
+/// its parameters' names left room for it.
+#[test]
+fn python_long_heads_keep_their_return_type() {
+    let source = "class Client:\n    def request_with_retries(self, method: str, url: str, *, params: Mapping[str, str] | None = None, \
+                  json_body: dict[str, Any] | None = None, timeout_seconds: float = DEFAULT_TIMEOUT, retries: int = 3, \
+                  verify_tls: bool | SSLContext = True, **headers: str) -> Awaitable[ResponseEnvelope]:\n        pass\n\n    @cache.memoize(ttl=60)\n    \
+                  @trace.span(\"client\")\n    @retry(attempts=3)\n    @log_calls\n    def fetch(self, account_id: int, \
+                  page: int = 1, include_archived: bool = False, sort_by: str = \"created_at\") \
+                  -> Page[Transaction]:\n        pass\n";
+    let outline = outline(Language::Python, source);
+    let signatures = render_signatures(&outline);
+    assert!(source.lines().nth(1).unwrap().len() > 250);
+    assert_eq!(
+        signatures,
+        "1-10 class Client\n 2-3 def request_with_retries(self, method, url, *, params, json_body, timeout_seconds, \
+         retries, verify_tls, **headers) -> Awaitable[ResponseEnvelope]\n 5-10 @cache.memoize(…) @trace.span(…) @retry(…) \
+         @log_calls def fetch(self, account_id: int, page: int = 1, include_archived: bool = False, \
+         sort_by: str = \"created_at\") -> Page[Transaction]\n"
+    );
 }
 
 #[test]

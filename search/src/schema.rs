@@ -30,7 +30,11 @@ use crate::walk::FileStamp;
 // 9: the keyword outline lists the cases and trait uses of a PHP type written on one line and
 //    each of Lua's functions written one after another on a line: symbols the fingerprint's
 //    samples do not show.
-pub(crate) const SCHEMA_VERSION: u32 = 9;
+// 10: the keyword outline reads a line statement by statement (`fun a() {} fun b() {}`, `const A =
+//    1; const B = 2;` list both), and quotes and comments in a head no longer hide a one-line
+//    body's members or the function after an annotation: symbols the fingerprint's samples do
+//    not show.
+pub(crate) const SCHEMA_VERSION: u32 = 10;
 
 /// What an index's `schema-version` file holds: [`SCHEMA_VERSION`], and the fingerprint of the
 /// extractor its symbols came from when it has one (`4-1f0c…`). An extractor that finds other

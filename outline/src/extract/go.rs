@@ -4,7 +4,9 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Names, Prefix, Private, Rule, Spec, Untyped, always, first_named_child_text, name_field};
+use super::{
+    Constructors, Names, Past, Prefix, Private, Rule, Spec, Untyped, always, first_named_child_text, name_field,
+};
 use crate::model::Kind;
 use crate::text::{collapse, node_text};
 
@@ -50,7 +52,7 @@ pub(super) static SPEC: Spec = Spec {
     elided: &[],
     // `func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool` past 100
     // characters.
-    untyped: Some(Untyped { past: 100, names: Names::FirstWord }),
+    untyped: Some(Untyped { past: Past::Characters(100), names: Names::FirstWord }),
     reparse: None,
     invoked_body: None,
     unparsed_lead: None,

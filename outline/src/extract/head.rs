@@ -7,8 +7,8 @@
 //! None`). Where the language says so ([`Untyped`]: TypeScript, Go), a function's head still
 //! longer than its limit then names its parameters without their types (`groupQueries(queries,
 //! keys, hash, onGroup?): Map<…>`). When it is still longer than [`MAX_SIGNATURE`], the other
-//! decorations are shortened, then the tail after the parameters (return type, bounds, base
-//! classes) is cut. The modifiers, keyword, name and parameter names are only cut past
+//! decorations are shortened, then (Python: [`Past::Limit`]) the parameters named without their
+//! types, then the tail after the parameters (return type, bounds, base classes) is cut. The modifiers, keyword, name and parameter names are only cut past
 //! [`HARD_MAX`], which real code does not reach.
 
 use crate::text::{MAX_SIGNATURE, collapse, head_line, truncate};
@@ -113,14 +113,24 @@ pub(crate) struct Head {
     untyped: Option<Untyped>,
 }
 
-/// A language's rule for heads that stay long once their types were emptied: past `past`
-/// characters a function's parameters are named without their types. Generic TypeScript and
-/// Go's long parameter lists spend most of a head on types (`options: QueryObserverOptions<…>`,
-/// `sigAlg SignatureScheme`); the names and the return type say what to pass and what comes back.
+/// A language's rule for heads that stay long once their types were emptied: past `past` a
+/// function's parameters are named without their types. Generic TypeScript and Go's long
+/// parameter lists spend most of a head on types (`options: QueryObserverOptions<…>`, `sigAlg
+/// SignatureScheme`); the names and the return type say what to pass and what comes back.
 #[derive(Clone, Copy)]
 pub(crate) struct Untyped {
-    pub past: usize,
+    pub past: Past,
     pub names: Names,
+}
+
+/// When a head's parameters lose their types.
+#[derive(Clone, Copy)]
+pub(crate) enum Past {
+    /// Once the head is longer than this many characters.
+    Characters(usize),
+    /// Once it does not fit [`MAX_SIGNATURE`] with its decorations shortened: before the return
+    /// type is cut (Python's long `def` lost its `-> X` where its parameters' names fit).
+    Limit,
 }
 
 /// Where a parameter's name ends.
@@ -185,7 +195,8 @@ impl Head {
             self.empty_types();
             full = self.render();
         }
-        if let Some(untyped) = self.untyped.filter(|untyped| full.chars().count() > untyped.past) {
+        let early = |untyped: &Untyped| matches!(untyped.past, Past::Characters(past) if full.chars().count() > past);
+        if let Some(untyped) = self.untyped.filter(early) {
             self.untype_parameters(untyped.names);
             full = self.render();
         }
@@ -196,6 +207,13 @@ impl Head {
         let shortened = self.render();
         if fits(&shortened) {
             return shortened;
+        }
+        if let Some(untyped) = self.untyped.filter(|untyped| matches!(untyped.past, Past::Limit)) {
+            self.untype_parameters(untyped.names);
+            let untyped = self.render();
+            if fits(&untyped) {
+                return untyped;
+            }
         }
         if self.declares_members {
             // Past the limit a type's head is emptied before it is cut: the whole heritage stays

@@ -7,7 +7,8 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::{
-    Constructors, Names, Prefix, Private, Rule, SHORT_VALUE, Spec, Untyped, field_text, name_field, previous_statement,
+    Constructors, Names, Past, Prefix, Private, Rule, SHORT_VALUE, Spec, Untyped, field_text, name_field,
+    previous_statement,
 };
 use crate::model::Kind;
 use crate::text::node_text;
@@ -147,7 +148,7 @@ pub(super) static SPEC: Spec = Spec {
     elided: &["constraint", "default_type"],
     // Generic TypeScript heads run long on parameter types (`options: QueryObserverOptions<…>`);
     // past 100 characters the names and the return type stay.
-    untyped: Some(Untyped { past: 100, names: Names::BeforeColon }),
+    untyped: Some(Untyped { past: Past::Characters(100), names: Names::BeforeColon }),
     reparse: None,
     invoked_body: Some(invoked_body),
     unparsed_lead: None,

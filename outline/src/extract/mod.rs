@@ -35,7 +35,7 @@ use crate::text::{
 use crate::{fallback, parse, unclosed, unparsed};
 pub(crate) use head::empty_nested_brackets;
 use head::{Head, Role, shorten_alias, top_level_items, without_leading_bar};
-pub(crate) use head::{Names, Untyped};
+pub(crate) use head::{Names, Past, Untyped};
 pub use private_fields::PrivateDefinition;
 pub(crate) use private_fields::private_fields;
 

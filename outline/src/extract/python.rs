@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{Constructors, Private, Rule, Spec, left_side, name_field, previous_statement};
+use super::{Constructors, Names, Past, Private, Rule, Spec, Untyped, left_side, name_field, previous_statement};
 use crate::model::Kind;
 use crate::text::node_text;
 
@@ -42,7 +42,9 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
-    untyped: None,
+    // A `def` too long with its decorators shortened names its parameters (`timeout: float =
+    // 30.0` is `timeout`) before it loses its return type: a caller needs both.
+    untyped: Some(Untyped { past: Past::Limit, names: Names::BeforeColon }),
     reparse: None,
     invoked_body: None,
     unparsed_lead: None,

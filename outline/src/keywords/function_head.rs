@@ -6,7 +6,6 @@
 
 use super::Family;
 use super::code_chars::code_chars;
-use super::lua_blocks::block_end;
 use crate::text::closing;
 
 /// `head` up to the body it opens on its line: a `{` or a lone `=` outside brackets and strings
@@ -44,19 +43,24 @@ pub(super) fn without_body(head: &str, family: Family) -> &str {
     head
 }
 
-/// A Lua function's `head` up to the `)` that closes its parameters, when the body after them
-/// is the rest of the line (`short = function(call) return call.name end`, `local function
-/// helper() end`); the whole head when it holds more (a one-line table's functions, `{ a =
-/// function() end, b = function() end }`, named by all of them).
+/// A Lua function's `head` up to the `)` that closes its parameters (`short = function(call)
+/// return call.name end`, `local function helper() end`), and so without a statement after its
+/// `end` (`M.f = function() end; x = 1` was shown whole, as if `x = 1` were its signature); the
+/// whole head for a function inside a table or a call written on the line (a one-line table's
+/// functions, `{ a = function() end, b = function() end }`, named by all of them).
 pub(super) fn lua_without_body(head: &str) -> &str {
     let Some(function) = head.find("function") else { return head };
     let text = &head[function..];
     let Some(open) = text.find('(') else { return head };
     let Some(close) = closing(&text[open + 1..], '(', ')') else { return head };
-    let rest_of_line = block_end(text).is_none_or(|end| text[end..].trim_start_matches([',', ';', ' ']).is_empty());
-    match rest_of_line {
-        true => &head[..function + open + 1 + close + 1],
-        false => head,
+    let depth = code_chars(&head[..function], Some("--")).fold(0i32, |depth, (_, c)| match c {
+        '{' | '(' => depth + 1,
+        '}' | ')' => depth - 1,
+        _ => depth,
+    });
+    match depth > 0 {
+        true => head,
+        false => &head[..function + open + 1 + close + 1],
     }
 }
 
@@ -97,6 +101,10 @@ mod tests {
         assert_eq!(lua_without_body("short = function(call) return call.name end,"), "short = function(call)");
         assert_eq!(lua_without_body("local function helper(a, b) end"), "local function helper(a, b)");
         assert_eq!(lua_without_body("function M.load(path)"), "function M.load(path)");
+        // A statement after the function's `end` is none of its head.
+        assert_eq!(lua_without_body("M.f = function() end; x = 1"), "M.f = function()");
+        assert_eq!(lua_without_body("M.g = function(a) return a end x = 2"), "M.g = function(a)");
+        assert_eq!(lua_without_body("function M.h() end; y = '{'"), "function M.h()");
         let table = "local t = { a = function(s) return s end, b = function(s) return s end }";
         assert_eq!(lua_without_body(table), table);
     }

@@ -3,6 +3,7 @@
 //! function assigned to a name (`M.load = function(path)`).
 
 use super::Family;
+use super::code_chars::code_chars;
 use super::php::php_property;
 use super::typed::typed_function;
 use crate::model::Kind;
@@ -112,13 +113,18 @@ pub(super) fn keyword_definition(line: &str, family: Family, in_type: bool) -> O
     let mut last = None;
     let mut offset = 0;
     let mut modified = false;
-    // The parentheses an annotation's arguments left open (`@Query("SELECT a FROM t")`).
+    // The parentheses an annotation's arguments left open (`@Query("SELECT a FROM t")`), counted
+    // outside its strings: `@Query("(")` left one open, and the definition after it unread.
     let mut annotation_depth = 0usize;
+    let parentheses: Vec<(usize, char)> = code_chars(line, None).filter(|&(_, c)| matches!(c, '(' | ')')).collect();
     for word in line.split_whitespace() {
         let at = offset + line[offset..].find(word)?;
         offset = at + word.len();
         if annotation_depth > 0 || (word.starts_with('@') && last.is_none()) {
-            annotation_depth = (annotation_depth + word.matches('(').count()).saturating_sub(word.matches(')').count());
+            let in_word = parentheses.iter().filter(|&&(place, _)| (at..offset).contains(&place));
+            for &(_, c) in in_word {
+                annotation_depth = if c == '(' { annotation_depth + 1 } else { annotation_depth.saturating_sub(1) };
+            }
             continue;
         }
         // A keyword glued to what follows it: `init(x:`, `init?(coder:`, `fun<T>`.

@@ -6,6 +6,7 @@
 //! `final String name;`) is not listed; the view's first line says what is ([`Family::note`]).
 //!
 //! This module nests what is found and ends it; [`head`] joins a head's parameter lines,
+//! [`statements`] cuts a line into the statements written one after another on it,
 //! [`general`] reads a line's keywords and name, and
 //! one module a family or language reads what no keyword starts ([`typed`], [`lua`] with
 //! [`lua_blocks`], [`php`], [`perl`], [`shell`]); [`embedded_text`] finds the lines that are text
@@ -22,6 +23,7 @@ mod one_line_body;
 mod perl;
 mod php;
 mod shell;
+mod statements;
 mod type_members;
 mod typed;
 
@@ -30,6 +32,7 @@ use general::{assigned_function, keyword_definition};
 use perl::{constant_entry, constant_lists, perl_constant};
 use php::is_anonymous_class;
 use shell::shell_function;
+use statements::statements;
 use type_members::type_member;
 use typed::typed_constructor;
 
@@ -154,7 +157,7 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
                 .or_else(|| definition(line.trim(), family, in_type).map(|(kind, name)| (kind, name, Table::No)))
         } else if family == Family::Typed {
             let class = parent.filter(|_| in_type).map(|parent| found[parent].2.name.as_str());
-            let head = head.insert(head::head(&lines, index));
+            let head = head.insert(head::head(&lines, index, family));
             class
                 .and_then(|class| typed_constructor(head, class))
                 .or_else(|| definition(head, family, in_type))
@@ -166,19 +169,47 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         if open.len() >= MAX_NESTING {
             continue;
         }
-        let head = head.unwrap_or_else(|| head::head(&lines, index));
+        let head = head.unwrap_or_else(|| head::head(&lines, index, family));
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
         let sequence =
             (family == Family::Lua && table == Table::No).then(|| lua::function_sequence(line.trim(), place)).flatten();
         if let Some(sequence) = sequence {
             // Functions one after another on the line: each its own definition, with its head. The
-            // last stays open, as a function on a line of its own does (its body may go on below).
-            for (name, statement) in sequence {
+            // last stays open, as a function on a line of its own does (its body may go on below);
+            // those before it end on the line, indented past any line (they ran on with the last).
+            let last = sequence.len() - 1;
+            for (at, (name, statement)) in sequence.into_iter().enumerate() {
                 let signature = head_signature(statement, Kind::Function, family);
+                let indent = if at == last { indent } else { usize::MAX };
                 found.push((indent, parent, on_line(Kind::Function, name, signature, number), Table::No));
             }
             open.push(found.len() - 1);
             continue;
+        }
+        // Statements one after another on the line (`fun a() {} fun b() {}`, `val v = 1; val w =
+        // 2`): each that defines is its own definition, with its own head, and what defines
+        // nothing is no part of one. Those before the last end on the line: indented past any
+        // line, the next line ends them. The last stays open, as a definition alone on its line
+        // does (its body may go on below).
+        let parts = match matches!(family, Family::General | Family::Typed) && member.is_none() && !constants[index] {
+            true => statements(&head),
+            false => Vec::new(),
+        };
+        if parts.len() > 1 {
+            let owner = parent.map(|parent| (found[parent].2.kind, found[parent].2.name.clone()));
+            let owner = owner.as_ref().map(|(kind, name)| (*kind, name.as_str()));
+            let mut defined: Vec<Definition> =
+                parts.iter().filter_map(|part| statement_definition(part, family, in_type, owner, number)).collect();
+            // Members are put last first, as the gathering below puts a definition's children.
+            defined.iter_mut().for_each(|definition| definition.children.reverse());
+            if let Some(last) = defined.pop() {
+                for definition in defined {
+                    found.push((usize::MAX, parent, definition, Table::No));
+                }
+                open.push(found.len());
+                found.push((indent, parent, last, Table::No));
+                continue;
+            }
         }
         // A value written over the next lines (`const MAP = [`) is left out with its bracket, a
         // table's constructor (`setmetatable({}, {`) with it: its functions follow. A table given
@@ -191,7 +222,8 @@ pub fn keyword_outline(source: &str, family: Family) -> Vec<Definition> {
         };
         let mut definition = on_line(kind, name, signature, number);
         let braced = matches!(family, Family::General | Family::Typed) && is_type(definition.kind);
-        if braced && let Some((signature, members)) = one_line_members(&head, family, kind, number) {
+        if braced && let Some((signature, members)) = one_line_members(&head, family, (kind, &definition.name), number)
+        {
             // Its body closed on its line: nothing after it is its member. The members are put
             // last first, as the gathering below puts a definition's children.
             definition.signature = signature;
@@ -272,18 +304,13 @@ fn push_entries(
 /// signature: its head, with the parts of the body that define nothing (an enum's values, a Dart
 /// field) kept in braces (`enum Color { RED, GREEN }`), an empty body left out (`class A {}` is
 /// `class A`). `None` without a body there, or when it holds values and defines nothing.
-fn one_line_members(head: &str, family: Family, owner: Kind, number: u32) -> Option<(String, Vec<Definition>)> {
+fn one_line_members(head: &str, family: Family, owner: (Kind, &str), number: u32) -> Option<(String, Vec<Definition>)> {
     let (type_head, parts) = one_line_body::split(head)?;
     let mut members = Vec::new();
     let mut kept = Vec::new();
     for part in parts {
-        // A member no keyword starts is read as on a line of its own (`enum Suit: string { case
-        // Hearts = 'H'; case Spades = 'S'; }` was kept raw on the enum's line, no case in the map).
-        let member = (family == Family::General).then(|| type_member(&[part], 0, owner)).flatten().or_else(|| {
-            definition(part, family, true).map(|(kind, name)| (kind, name, head_signature(part, kind, family)))
-        });
-        match member {
-            Some((kind, name, signature)) => members.push(on_line(kind, name, signature, number)),
+        match statement_definition(part, family, true, Some(owner), number) {
+            Some(member) => members.push(member),
             None => kept.push(part),
         }
     }
@@ -297,6 +324,38 @@ fn one_line_members(head: &str, family: Family, owner: Kind, number: u32) -> Opt
         false => signature_line(&format!("{type_head} {{ {} }}", kept.join(" "))),
     };
     Some((signature, members))
+}
+
+/// The definition a statement `part` of line `number` makes, as on a line of its own, inside a
+/// definition of `owner`'s kind and name if any: a member no keyword starts (`enum Suit: string {
+/// case Hearts = 'H'; case Spades = 'S'; }` was kept raw on the enum's line, no case in the map),
+/// a Dart constructor, or what [`definition`] reads; a type with its body on the line has its
+/// members (see [`one_line_members`]).
+fn statement_definition(
+    part: &str,
+    family: Family,
+    in_type: bool,
+    owner: Option<(Kind, &str)>,
+    number: u32,
+) -> Option<Definition> {
+    let member = owner.filter(|_| family == Family::General).and_then(|(kind, _)| type_member(&[part], 0, kind));
+    let (kind, name, signature) = match member {
+        Some(member) => member,
+        None => {
+            let class = owner.filter(|_| family == Family::Typed && in_type).map(|(_, name)| name);
+            let (kind, name) =
+                class.and_then(|class| typed_constructor(part, class)).or_else(|| definition(part, family, in_type))?;
+            (kind, name, head_signature(part, kind, family))
+        }
+    };
+    let mut definition = on_line(kind, name, signature, number);
+    if is_type(kind)
+        && let Some((signature, members)) = one_line_members(part, family, (kind, &definition.name), number)
+    {
+        definition.signature = signature;
+        definition.children = members;
+    }
+    Some(definition)
 }
 
 /// The signature of a definition of `kind` whose head is `head`: a function's ends before the
@@ -556,6 +615,85 @@ mod tests {
             crate::render::render_item_signatures(&items[..3]),
             "2 M.f = function()\n2 M.g = function(x)\n3 function M.h()\n"
         );
+        // A statement after a function's `end` is not its signature; two local functions are
+        // both named (alike but for the name, they share the line).
+        let lua = "local M = {}\nM.f = function() end; x = 1\nlocal function a() end local function b() end\n";
+        assert_eq!(outline(lua, Family::Lua), ["2-2 Function M.f", "3-3 Function a", "3-3 Function b"]);
+        // The functions before the last end on their line, where the last goes on below.
+        let continued = "local M = {}\nM.f = function() end; M.g = function(x)\n  return x\nend\n";
+        assert_eq!(outline(continued, Family::Lua), ["2-2 Function M.f", "2-4 Function M.g"]);
+        assert_eq!(
+            crate::render::render_item_signatures(&keyword_outline(lua, Family::Lua)),
+            "2 M.f = function()\n3 local function {a, b}()\n"
+        );
+    }
+
+    /// A quote in a head is a string's, whatever it holds: a class's body on its line is split
+    /// past one (`class Q(val s: String = "{") { fun run() {} }` was left whole, `run` in no
+    /// view), a member's `"{"` is no brace, and an annotation's `"("` opens no parentheses (the
+    /// function after it was not read).
+    #[test]
+    fn quotes_in_a_head_are_strings() {
+        let kotlin = "class Q(val s: String = \"{\") { fun run() {} }\n@Query(\"(\") fun q(a: Int) {\n}\n";
+        assert_eq!(outline(kotlin, Family::General), ["1-1 Class Q", " 1-1 Function run", "2-3 Function q"]);
+        let items = keyword_outline(kotlin, Family::General);
+        assert_eq!(
+            crate::render::render_item_signatures(&items),
+            "1 class Q(val s: String = \"{\")\n 1 fun run()\n2-3 @Query(\"(\") fun q(a: Int)\n"
+        );
+        let php = "<?php\nclass B { public function f(string $s = \"{\") { return 1; } }\n";
+        assert_eq!(outline(php, Family::General), ["2-2 Class B", " 2-2 Function f"]);
+        assert_eq!(
+            crate::render::render_item_signatures(&keyword_outline(php, Family::General)),
+            "2 class B\n 2 public function f(string $s = \"{\")\n"
+        );
+    }
+
+    /// Definitions written one after another on a line are each listed, with their own heads,
+    /// and a statement after a definition is no part of its signature: `fun a() {} fun b() {}`
+    /// was `a` alone, `val v = 1; val w = 2` one constant whose signature ran on, and a one-line
+    /// class's `f() { … } g() {}` one member.
+    #[test]
+    fn statements_on_one_line_are_each_their_own() {
+        let kotlin =
+            "fun a() {} fun b(x: Int) {\n    x()\n}\nval v = 1; println(v)\nclass F { fun x() {} fun y() {} }\n";
+        assert_eq!(
+            outline(kotlin, Family::General),
+            ["1-1 Function a", "1-3 Function b", "4-4 Const v", "5-5 Class F", " 5-5 Function x", " 5-5 Function y"]
+        );
+        let items = keyword_outline(kotlin, Family::General);
+        assert_eq!(
+            crate::render::render_item_signatures(&items),
+            "1 fun a()\n1-3 fun b(x: Int)\n4 val v = 1\n5 class F\n 5 fun {x, y}()\n"
+        );
+        let php = "<?php\nfunction a() {} function b() {}\nconst A = 1; const B = 2;\n\
+                   class C { public function g() { return 1; } public function h() {} }\n";
+        assert_eq!(
+            outline(php, Family::General),
+            [
+                "2-2 Function a",
+                "2-2 Function b",
+                "3-3 Const A",
+                "3-3 Const B",
+                "4-4 Class C",
+                " 4-4 Function g",
+                " 4-4 Function h"
+            ]
+        );
+        let perl = "sub a { 1 } sub b { 2 }\nuse constant X => 1; use constant Y => 2;\n";
+        assert_eq!(outline(perl, Family::General), ["1-1 Function a", "1-1 Function b", "2-2 Const X", "2-2 Const Y"]);
+        let swift = "struct S { func f() {} } struct T {}\nfunc g(_ s: String = \"}\") {} func h() {}\n";
+        assert_eq!(
+            outline(swift, Family::General),
+            ["1-1 Struct S", " 1-1 Function f", "1-1 Struct T", "2-2 Function g", "2-2 Function h"]
+        );
+        let dart = "void a() {} void b() {}\nint c() => 1; int d() => 2;\n";
+        assert_eq!(
+            outline(dart, Family::Typed),
+            ["1-1 Function a", "1-1 Function b", "2-2 Function c", "2-2 Function d"]
+        );
+        let groovy = "def a() { 1 }; def b() { 2 }\n";
+        assert_eq!(outline(groovy, Family::Typed), ["1-1 Function a", "1-1 Function b"]);
     }
 
     #[test]

@@ -1,56 +1,45 @@
 //! A type whose body is written on its line (`interface Svc { fun run() }`, `class P { int x = 0;
-//! void go() {} }`): its members are read from the body, one per `;`-separated part, as they
-//! would be from lines of their own. Left on the type's line they were no definitions (symbol
+//! void go() {} }`): its members are read from the body, one per statement, as they would be
+//! from lines of their own. Left on the type's line they were no definitions (symbol
 //! search missed them) and a line past the signature's length lost them unsaid.
 
-/// The head before a body opened and closed on `line` (`interface Svc`), and the body's parts,
-/// each with its `;` (`fun run()`, `int x = 0;`). `None` when no body opens, or it does not close
-/// at the line's end (a block over the next lines, `{ … } catch`).
+use super::code_chars::code_chars;
+use super::statements::statements;
+
+/// The head before a body opened and closed on `line` (`interface Svc`), and the body's
+/// statements, each with its `;` (`fun run()`, `int x = 0;`; see [`statements`]). `None` when no
+/// body opens, or it does not close at the line's end (a block over the next lines, `{ … }
+/// catch`). Brackets and `;` in strings are text.
 pub(super) fn split(line: &str) -> Option<(&str, Vec<&str>)> {
     let open = opening_brace(line)?;
     let body = line[open + 1..].trim_end().trim_end_matches(';').trim_end().strip_suffix('}')?;
     if !balanced(body) {
         return None;
     }
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (at, c) in body.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ';' if depth == 0 => {
-                parts.push(&body[start..=at]);
-                start = at + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&body[start..]);
-    let parts = parts.into_iter().map(str::trim).filter(|part| !part.is_empty() && *part != ";").collect();
+    let parts = statements(body);
     Some((line[..open].trim_end(), parts))
 }
 
 /// The `{` that opens the body: the first outside brackets (past a constructor's parameters,
-/// `class P(val x: Int) {`) and before any string.
+/// `class P(val x: Int) {`) and strings (`class Q(val s: String = "{") {`; a quote in the head
+/// once left the whole line unread, its members in no view).
 fn opening_brace(line: &str) -> Option<usize> {
     let mut depth = 0i32;
-    for (at, c) in line.char_indices() {
+    for (at, c) in code_chars(line, None) {
         match c {
             '(' | '[' | '<' => depth += 1,
             ')' | ']' | '>' => depth -= 1,
             '{' if depth <= 0 => return Some(at),
-            '"' | '\'' => return None,
             _ => {}
         }
     }
     None
 }
 
-/// Whether every bracket `text` opens it closes, in order.
+/// Whether every bracket `text` opens outside its strings it closes, in order.
 fn balanced(text: &str) -> bool {
     let mut depth = 0i32;
-    for c in text.chars() {
+    for (_, c) in code_chars(text, None) {
         match c {
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
@@ -78,9 +67,18 @@ mod tests {
             split("abstract class Svc { void run(); void go() { a(); b(); } };"),
             Some(("abstract class Svc", vec!["void run();", "void go() { a(); b(); }"]))
         );
-        // A block over the next lines, an empty body and a brace in a string are none.
+        // A block over the next lines is no body on the line; an empty one has no parts.
         assert_eq!(split("class P {"), None);
         assert_eq!(split("class P {}"), Some(("class P", vec![])));
-        assert_eq!(split("class P : Base(\"{\") { }"), None);
+        // Brackets and `;` in a string are text, in the head and in the body.
+        assert_eq!(split("class P : Base(\"{\") { }"), Some(("class P : Base(\"{\")", vec![])));
+        assert_eq!(
+            split("class Q(val s: String = \"x\") { fun run() {} }"),
+            Some(("class Q(val s: String = \"x\")", vec!["fun run() {}"]))
+        );
+        assert_eq!(
+            split("class B { public function f(string $s = \"{\") { return ';'; } }"),
+            Some(("class B", vec!["public function f(string $s = \"{\") { return ';'; }"]))
+        );
     }
 }
