@@ -49,20 +49,24 @@ pub(crate) fn search_terms(query: &str) -> Vec<String> {
     if telling.is_empty() { others } else { telling }
 }
 
-/// `word` without an English plural or inflected ending, when what is left is still a word to look
-/// for by its start: `tests` → `test`, `libraries` → `librar`, `cached` → `cach`, `testing` →
-/// `test`. Words too short to lose an ending (`uses`, `string`), double `ss` (`class`) and words
-/// that are not plain ASCII letters stay as they are. A stem only widens what a word finds: `test…`
-/// finds every word `tests…` does.
+/// `word` without an English plural or inflected ending, when at least four letters are left to
+/// look for by their start (fewer would find unrelated words: `uses` → `use…` finds `user`):
+/// `tests` → `test`, `files` → `file`, `classes` → `class`, `libraries` → `librar`, `failed` →
+/// `fail`, `testing` → `test`. An `s` after `s`, `u` or `i` (`class`, `status`, `redis`) and an `ed`
+/// after `e` (`proceed`) are no endings; words that are not plain ASCII letters stay as they are.
+/// A stem only widens what a word finds: `test…` finds every word `tests…` does.
 fn stem(word: &str) -> String {
+    const SHORTEST: usize = 4;
     if !word.bytes().all(|b| b.is_ascii_lowercase()) {
         return word.to_string();
     }
-    let cut = |ending: &str, shortest: usize| word.strip_suffix(ending).filter(|rest| rest.len() >= shortest);
-    let stemmed = cut("ies", 4)
-        .or_else(|| cut("ing", 4))
-        .or_else(|| cut("ed", 4))
-        .or_else(|| cut("s", MIN_PREFIX_CHARS).filter(|_| !word.ends_with("ss")));
+    let cut = |ending: &str| word.strip_suffix(ending).filter(|rest| rest.len() >= SHORTEST);
+    let sibilant_es = ["sses", "shes", "ches", "xes", "zes"].iter().any(|ending| word.ends_with(ending));
+    let stemmed = cut("ies")
+        .or_else(|| cut("es").filter(|_| sibilant_es))
+        .or_else(|| cut("ing"))
+        .or_else(|| cut("ed").filter(|rest| !rest.ends_with('e')))
+        .or_else(|| cut("s").filter(|rest| !rest.ends_with(['s', 'u', 'i'])));
     stemmed.unwrap_or(word).to_string()
 }
 
@@ -140,9 +144,19 @@ mod tests {
     #[test]
     fn english_endings_are_cut_where_a_word_is_left() {
         assert_eq!(search_terms("tests testing tested test"), ["test"]);
-        assert_eq!(search_terms("libraries caches cached"), ["librar", "cache", "cach"]);
-        // Too short to lose an ending, or not an ending: kept.
-        assert_eq!(search_terms("uses string thing class bus"), ["use", "string", "thing", "class", "bus"]);
+        assert_eq!(
+            search_terms("libraries files classes matches caches failed"),
+            ["librar", "file", "class", "match", "cach", "fail"]
+        );
+        // Fewer than four letters left, or not an ending: kept (`uses` is no `use…`, which finds `user`).
+        assert_eq!(
+            search_terms("uses cors lens news string thing"),
+            ["uses", "cors", "lens", "news", "string", "thing"]
+        );
+        assert_eq!(
+            search_terms("class status redis proceed exceed"),
+            ["class", "status", "redis", "proceed", "exceed"]
+        );
         assert_eq!(search_terms("Größes tésts"), ["größes", "tésts"], "only plain ASCII words are cut");
         assert_eq!(search_terms("does the cache"), ["cache"], "a function word is known before its ending is cut");
         assert_eq!(search_terms("this does"), ["this", "does"], "and keeps its ending when it counts");
