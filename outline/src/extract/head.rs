@@ -701,9 +701,26 @@ fn opening(text: &str, close: usize) -> Option<usize> {
 fn untyped(text: &str, open: usize, names: Names) -> String {
     let mut out = text[..=open].to_string();
     let (mut depth, mut previous, mut keep) = (0usize, '(', true);
+    // A string (a default such as `sep: str = ", "`) is text: its brackets, commas and colons
+    // are none of the list's.
+    let (mut quote, mut escaped) = (None::<char>, false);
     for (at, c) in text[open + 1..].char_indices() {
+        if let Some(open_quote) = quote {
+            if keep {
+                out.push(c);
+            }
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                _ if c == open_quote => quote = None,
+                _ => {}
+            }
+            previous = c;
+            continue;
+        }
         let named = !matches!(previous, '(' | ',' | ' ');
         match c {
+            '"' | '\'' | '`' => quote = Some(c),
             '(' | '[' | '{' | '<' => depth += 1,
             ')' | ']' | '}' if depth == 0 => {
                 out.push_str(&text[open + 1 + at..]);
@@ -1003,6 +1020,9 @@ mod tests {
         let text = "_add(schema: AnySchema, meta?: boolean, validate = this.opts.validate, add = f(a, b))";
         assert_eq!(untyped(text, 4, Names::BeforeColon), "_add(schema, meta?, validate, add)");
         assert_eq!(untyped("New(a, b int, opts ...Option)", 3, Names::FirstWord), "New(a, b, opts)");
+        // A reader: a default's string was read as list syntax (`sep, ", *, params`, `op: str = '‹…)`).
+        let text = r#"request(self, sep: str = ", ", op: str = '<', esc: str = "\"(", *, params: Dict[str, Any]) -> X"#;
+        assert_eq!(untyped(text, 7, Names::BeforeColon), "request(self, sep, op, esc, *, params) -> X");
     }
 
     #[test]

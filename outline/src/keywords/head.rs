@@ -18,20 +18,22 @@ const MAX_HEAD_LINES: usize = 24;
 /// A comment at a line's end is none of the head (`fun f(): Int // it's {x}` showed it, and the
 /// `{` in it was read as the body's).
 pub(super) fn head(lines: &[&str], index: usize, family: Family) -> String {
-    let lines: Vec<&str> = lines[index..].iter().take(MAX_HEAD_LINES + 2).map(|line| code(line, family)).collect();
-    let (lines, index) = (&lines[..], 0);
-    let mut head = lines[index].trim().to_string();
+    let mut head = code(lines[index], family).trim().to_string();
     let mut next = index + 1;
     let open = code_chars(&head, None).find(|&(_, c)| c == '(').map(|(at, _)| at);
     if let Some(open) = open
         && let Some(depth) = still_open(1, &head[open + 1..])
-        && let Some((joined, count)) = joined(&head, depth, &lines[next..])
+        && let Some((joined, count)) = joined(&head, depth, &lines[next..], family)
     {
         head = collapse(&joined);
         next += count;
     }
-    let opens_next =
-        lines[next.min(lines.len())..].iter().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim() == "{");
+    // Only the lines a head takes are read for comments: every line of a file may start a head
+    // (Dart's, Groovy's), so reading the next ones each time cost each line many readings.
+    let opens_next = lines[next.min(lines.len())..]
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.len() <= MAX_LINE && code(l, family).trim() == "{");
     if opens_next {
         head.push_str(" {");
     }
@@ -62,10 +64,13 @@ fn code(line: &str, family: Family) -> &str {
 /// `first` with the lines of `rest` it continues on, `depth` parentheses still open at its end,
 /// and how many lines were joined; `None` when they stay open past the bounds. Each line is read
 /// once, the depth carried over, so a head never joined costs its bounds, not their square.
-fn joined(first: &str, mut depth: usize, rest: &[&str]) -> Option<(String, usize)> {
+fn joined(first: &str, mut depth: usize, rest: &[&str], family: Family) -> Option<(String, usize)> {
     let mut joined = first.to_string();
     for (count, line) in rest.iter().take(MAX_HEAD_LINES).enumerate() {
-        let line = line.trim();
+        if line.len() > MAX_LINE {
+            return None;
+        }
+        let line = code(line, family).trim();
         if joined.len() + 1 + line.len() > MAX_LINE {
             return None;
         }
