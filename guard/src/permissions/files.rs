@@ -830,6 +830,14 @@ impl<'a> Finder<'a> {
                 false => self.unknown(true, format!("{verb} `{path}`")),
             }
         }
+        for (part, ending) in &written.extended {
+            let word = args[part.word].tail(part.from);
+            let named = format!("{}{ending}", word.text);
+            match word.literal {
+                true => _ = self.file(&verb, &Arg::literal(&named, None), true),
+                false => self.unknown(true, format!("{verb} `{named}`")),
+            }
+        }
         if let Some(word) = written.branch_or_path {
             self.branch_or_path(&verb, &args[word]);
         }

@@ -55,6 +55,13 @@ const CSPLIT: Spec = Spec {
         long("suffix-format", "suf", true, Some('b')),
     ],
 };
+/// zip's options taking a value, `-m`'s and `-O`'s long names: its first
+/// operand is the archive, the others what it zips (and with `-m`
+/// removes); `-O` writes the archive elsewhere.
+pub(crate) const ZIP: Spec = Spec {
+    short_values: "bntPOZs",
+    long: &[long("move", "move", false, Some('m')), long("output-file", "ou", true, Some('O'))],
+};
 /// unzip's options are no getopt's, but alike: `-dDIR`, `-x` names the
 /// members left out (the words after it).
 const UNZIP: Spec = Spec { short_values: "dx", long: &[] };
@@ -66,13 +73,20 @@ const PATCH: Spec = Spec {
         long("input", "in", true, Some('i')),
     ],
 };
-/// tar's options that matter here: where it extracts, what it runs.
+/// tar's options that matter here: where it extracts, what it runs, the
+/// archive it makes or changes.
 const TAR: Spec = Spec {
     short_values: "fCbTXgKNLVHIF",
     long: &[
         long("directory", "dir", true, Some('C')),
         long("file", "file", true, Some('f')),
         long("extract", "ext", false, Some('x')),
+        long("create", "cr", false, Some('c')),
+        long("append", "ap", false, Some('r')),
+        long("update", "up", false, Some('u')),
+        long("catenate", "cat", false, Some('A')),
+        long("concatenate", "conc", false, Some('A')),
+        long("delete", "dele", false, None),
         long("get", "ge", false, Some('x')),
         long("to-stdout", "to-s", false, Some('O')),
         long("absolute-names", "ab", false, Some('P')),
@@ -101,7 +115,8 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "csplit" => Some(prefix_option(args)),
         "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => Some(edited_by_vim(args)),
         "patch" => Some(patched(args)),
-        "tar" => extracted(args),
+        "tar" => extracted(args).or_else(|| archived(args)),
+        "zip" => zipped(args),
         "unzip" => unzipped(args),
         "git" => git_written(args),
         "find" => find_written(args),
@@ -294,6 +309,41 @@ fn extracted(args: &[&str]) -> Option<Written> {
     // With `-P` a member's absolute path is written as it is, anywhere.
     let unknown = has('P').then(|| "the absolute paths its archive names".to_string());
     Some(Written { under: Some(parsed.values(Name::Short('C'))), under_in_turn: true, unknown, ..Written::default() })
+}
+
+/// The archive tar makes or changes (`-c`, `-r`, `-u`, `-A`, `--delete`):
+/// the last `-f`/`--file` it is given, but `-` (its output). Without `-f`
+/// it writes to its output too (GNU tar's default; a `TAPE` the
+/// environment sets, naming a file instead, is not followed).
+fn archived(args: &[&str]) -> Option<Written> {
+    let parsed = tar_options(args).1;
+    let changes = ['c', 'r', 'u', 'A'].into_iter().any(|letter| parsed.has(Name::Short(letter)));
+    if !changes && !parsed.has(Name::Long("delete")) {
+        return None;
+    }
+    let archive = parsed.values(Name::Short('f')).pop().filter(|part| &args[part.word][part.from..] != "-")?;
+    Some(Written { targets: vec![archive], ..Written::default() })
+}
+
+/// The archive `zip` writes: its `-O` (`--output-file`), else its first
+/// operand, the one it makes or updates; nothing for `-` (its output).
+/// zip adds `.zip` to a name without a `.` in its last part (`zip
+/// config/app a.txt` writes config/app.zip).
+fn zipped(args: &[&str]) -> Option<Written> {
+    let parsed = ZIP.parse(args);
+    let archive = match parsed.values(Name::Short('O')).pop() {
+        Some(output) => output,
+        None => Part { word: *parsed.operands.first()?, from: 0 },
+    };
+    let name = &args[archive.word][archive.from..];
+    if name == "-" {
+        return None;
+    }
+    let last_part = name.rsplit('/').next().unwrap_or(name);
+    Some(match last_part.contains('.') {
+        true => Written { targets: vec![archive], ..Written::default() },
+        false => Written { extended: vec![(archive, ".zip")], ..Written::default() },
+    })
 }
 
 /// tar's first word when it is its letters without a dash (`tar xfC
@@ -542,6 +592,18 @@ mod tests {
     }
 
     #[test]
+    fn zip_adds_its_ending_to_a_name_without_one() {
+        let args = ["-r", "out", "a"];
+        let extended = written("zip", &args).expect("it writes").extended;
+        assert_eq!(extended, [(Part { word: 1, from: 0 }, ".zip")]);
+        // A `.` in a directory's name is none of the file's.
+        let args = ["-r", "a.d/out", "a"];
+        assert_eq!(written("zip", &args).expect("it writes").extended, [(Part { word: 1, from: 0 }, ".zip")]);
+        let args = ["-r", "out.zip", "a"];
+        assert_eq!(written("zip", &args).expect("it writes").extended, []);
+    }
+
+    #[test]
     fn targets_by_option_position_and_input() {
         assert_eq!(of("sort", "-o out in"), Some((vec![(1, 0)], None, false)));
         assert_eq!(of("sort", "-k2 -oout in"), Some((vec![(1, 2)], None, false)));
@@ -565,7 +627,23 @@ mod tests {
         assert_eq!(of("unzip", "-o a.zip -d dir"), Some((vec![], Some(vec![3]), false)));
         assert_eq!(of("unzip", "-l a.zip"), None);
         assert_eq!(of("tar", "-xPf a.tar -C dir"), Some((vec![], Some(vec![3]), true)));
-        assert_eq!(of("tar", "-cf a.tar -C dir ."), None);
+        // The archive it makes or changes; not its output (`-f -`, or no `-f`).
+        assert_eq!(of("tar", "-cf a.tar -C dir ."), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "cf a.tar src"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "-rf a.tar b"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "-uvf a.tar b"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "-Af a.tar b.tar"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "-cfa.tar b"), Some((vec![(0, 3)], None, false)));
+        assert_eq!(of("tar", "--create --file=a.tar b"), Some((vec![(1, 7)], None, false)));
+        assert_eq!(of("tar", "--delete -f a.tar b"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("tar", "--cr --file a.tar b"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("tar", "-c -f - src"), None);
+        assert_eq!(of("tar", "-cz src"), None);
+        assert_eq!(of("tar", "-tf a.tar"), None);
+        assert_eq!(of("zip", "-r out.zip a"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("zip", "-P pw -m out.zip a"), Some((vec![(3, 0)], None, false)));
+        assert_eq!(of("zip", "in.zip a -O out.zip"), Some((vec![(3, 0)], None, false)));
+        assert_eq!(of("zip", "-r - a"), None);
         assert_eq!(of("git", "checkout HEAD -- a b"), Some((vec![], Some(vec![3, 4]), false)));
         assert_eq!(of("git", "checkout HEAD a"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("git", "checkout main"), Some((vec![], None, false)));

@@ -49,9 +49,6 @@ impl Removed {
 const RM: Spec = Spec { short_values: "", long: &[long("recursive", "r", false, Some('r'))] };
 /// unlink's and rmdir's options, none taking a value.
 const NO_VALUES: Spec = Spec { short_values: "", long: &[] };
-/// zip's options taking a value, and `-m`'s long name: its first operand
-/// is the archive, the others what it zips (and with `-m` removes).
-const ZIP: Spec = Spec { short_values: "bntPOZs", long: &[long("move", "move", false, Some('m'))] };
 const SHRED: Spec = Spec {
     short_values: "ns",
     long: &[
@@ -83,7 +80,7 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
         "mv" => Some(of("moves away", written(program, args)?.sources, true)),
         "tar" => Some(of("removes", super::program_writes::tar_removed(args)?, true)),
         "zip" => {
-            let parsed = ZIP.parse(args);
+            let parsed = super::program_writes::ZIP.parse(args);
             let inputs = parsed.operands.get(1..).filter(|_| parsed.has(Name::Short('m')))?;
             Some(of("removes", inputs.to_vec(), true))
         }
