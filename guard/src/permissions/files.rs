@@ -872,6 +872,9 @@ impl<'a> Finder<'a> {
     /// edits of it: a directory it takes whole, as everything under it.
     fn removes(&mut self, program: &str, args: &[Arg], removed: &removals::Removed) {
         let verb = format!("`{program}` {}", removed.verb);
+        if let Some(what) = &removed.unknown {
+            self.unknown(true, format!("{verb} {what}"));
+        }
         if removed.default_cwd && removed.operands.is_empty() {
             match &self.unknown_dir {
                 Some(by) => self.unknown(true, format!("{verb} under its working directory after {by}")),

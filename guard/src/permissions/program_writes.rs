@@ -369,10 +369,12 @@ fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
     (letters, old_style)
 }
 
-/// The operands `tar --remove-files` removes once it has archived them.
-pub(crate) fn tar_removed(args: &[&str]) -> Option<Vec<usize>> {
+/// The operands `tar --remove-files` removes once it has archived them,
+/// and the lists naming more it removes (`-T`/`--files-from`).
+pub(crate) fn tar_removed(args: &[&str]) -> Option<(Vec<usize>, Vec<Part>)> {
     let parsed = tar_options(args).1;
-    parsed.has(Name::Long("remove-files")).then_some(parsed.operands)
+    let lists = parsed.values(Name::Short('T'));
+    parsed.has(Name::Long("remove-files")).then_some((parsed.operands, lists))
 }
 
 /// Whether tar archives what the links it meets lead to (`-h`, `--dereference`).
