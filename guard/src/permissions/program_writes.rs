@@ -55,6 +55,19 @@ const CSPLIT: Spec = Spec {
         long("suffix-format", "suf", true, Some('b')),
     ],
 };
+/// jar's options that matter here: whether it makes or updates an
+/// archive, the archive, and the other options taking a value (a
+/// manifest, an entry point, a directory to change to).
+const JAR: Spec = Spec {
+    short_values: "fmeC",
+    long: &[
+        long("create", "create", false, Some('c')),
+        long("update", "update", false, Some('u')),
+        long("file", "file", true, Some('f')),
+        long("manifest", "manifest", true, Some('m')),
+        long("main-class", "main-class", true, Some('e')),
+    ],
+};
 /// zip's options taking a value, `-m`'s and `-O`'s long names: its first
 /// operand is the archive, the others what it zips (and with `-m`
 /// removes); `-O` writes the archive elsewhere.
@@ -117,6 +130,7 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "patch" => Some(patched(args)),
         "tar" => extracted(args).or_else(|| archived(args)),
         "zip" => zipped(args),
+        "jar" => jarred(args),
         "unzip" => unzipped(args),
         "git" => git_written(args),
         "find" => find_written(args),
@@ -318,7 +332,21 @@ fn extracted(args: &[&str]) -> Option<Written> {
 fn archived(args: &[&str]) -> Option<Written> {
     let parsed = tar_options(args).1;
     let changes = ['c', 'r', 'u', 'A'].into_iter().any(|letter| parsed.has(Name::Short(letter)));
-    if !changes && !parsed.has(Name::Long("delete")) {
+    archive_option(args, &parsed, changes || parsed.has(Name::Long("delete")))
+}
+
+/// The archive `jar` makes or updates (`c`, `u`, `--create`, `--update`):
+/// its last `f`/`--file`, old-style letters read as tar's are (`jar cfm
+/// a.jar manifest …`); without one it writes to its output.
+fn jarred(args: &[&str]) -> Option<Written> {
+    let parsed = old_style_options(&JAR, args).1;
+    archive_option(args, &parsed, parsed.has(Name::Short('c')) || parsed.has(Name::Short('u')))
+}
+
+/// The archive the last `-f` of `parsed` (a program's options, of `args`)
+/// names, where the program `changes` it; none for `-`, its output.
+fn archive_option(args: &[&str], parsed: &Parsed, changes: bool) -> Option<Written> {
+    if !changes {
         return None;
     }
     let archive = parsed.values(Name::Short('f')).pop().filter(|part| &args[part.word][part.from..] != "-")?;
@@ -346,21 +374,27 @@ fn zipped(args: &[&str]) -> Option<Written> {
     })
 }
 
-/// tar's first word when it is its letters without a dash (`tar xfC
-/// a.tar dir`: each taking a value takes the next word, in order), and
-/// all its options and operands, indexing `args`.
+/// tar's options and operands (see [`old_style_options`]).
 fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
+    old_style_options(&TAR, args)
+}
+
+/// The first word of a program taking old-style letters (tar, jar) when
+/// it is its letters without a dash (`tar xfC a.tar dir`: each taking a
+/// value takes the next word, in order), and all its options and
+/// operands as `spec` reads them, indexing `args`.
+fn old_style_options<'a>(spec: &Spec, args: &[&'a str]) -> (&'a str, Parsed) {
     let letters = args.first().copied().filter(|first| !first.starts_with('-')).unwrap_or_default();
     let mut old_style = Parsed::default();
     let mut rest = usize::from(!letters.is_empty());
     for letter in letters.chars() {
-        let value = TAR.short_values.contains(letter).then(|| {
+        let value = spec.short_values.contains(letter).then(|| {
             rest += 1;
             Part { word: rest - 1, from: 0 }
         });
         old_style.options.push(Given { name: Name::Short(letter), value: value.filter(|part| part.word < args.len()) });
     }
-    let mut parsed = TAR.parse(args.get(rest..).unwrap_or_default());
+    let mut parsed = spec.parse(args.get(rest..).unwrap_or_default());
     for given in &mut parsed.options {
         given.value = given.value.map(|part| Part { word: rest + part.word, ..part });
     }
@@ -642,6 +676,13 @@ mod tests {
         assert_eq!(of("tar", "-c -f - src"), None);
         assert_eq!(of("tar", "-cz src"), None);
         assert_eq!(of("tar", "-tf a.tar"), None);
+        assert_eq!(of("jar", "cf a.jar -C dir ."), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("jar", "cmf manifest a.jar b"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("jar", "--update --file=a.jar b"), Some((vec![(1, 7)], None, false)));
+        assert_eq!(of("jar", "-c -f a.jar b"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("jar", "cf0 a.jar b"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("jar", "c b"), None);
+        assert_eq!(of("jar", "tf a.jar"), None);
         assert_eq!(of("zip", "-r out.zip a"), Some((vec![(1, 0)], None, false)));
         assert_eq!(of("zip", "-P pw -m out.zip a"), Some((vec![(3, 0)], None, false)));
         assert_eq!(of("zip", "in.zip a -O out.zip"), Some((vec![(3, 0)], None, false)));

@@ -29,6 +29,8 @@ fn an_archive_written_is_an_edit_of_it() {
         ("tar cf config/x.tar src", "`tar` writes `config/x.tar`"),
         ("tar -cf /tmp/a.tar -f config/x.tar src", "`tar` writes `config/x.tar`"),
         ("tar --delete -f config/x.tar a.txt", "`tar` writes `config/x.tar`"),
+        ("jar cf config/app.ini -C src .", "`jar` writes `config/app.ini`"),
+        ("jar --update --file=config/a.jar a.txt", "`jar` writes `config/a.jar`"),
         ("zip config/app.ini a.txt", "`zip` writes `config/app.ini`"),
         ("zip -m config/c.zip a.txt", "`zip` writes `config/c.zip`"),
         ("zip -r config/app src", "`zip` writes `config/app.zip`"),
@@ -44,6 +46,8 @@ fn an_archive_written_is_an_edit_of_it() {
         "tar -tf config/x.tar",
         "zip -r - config > /tmp/c.zip",
         "zip -r /tmp/c.zip config",
+        "jar cf /tmp/c.jar config",
+        "jar tf config/a.jar",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
