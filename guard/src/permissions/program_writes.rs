@@ -131,6 +131,7 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "tar" => extracted(args).or_else(|| archived(args)),
         "zip" => zipped(args),
         "jar" => jarred(args),
+        "ar" => ar_archive(args),
         "unzip" => unzipped(args),
         "git" => git_written(args),
         "find" => find_written(args),
@@ -341,6 +342,26 @@ fn archived(args: &[&str]) -> Option<Written> {
 fn jarred(args: &[&str]) -> Option<Written> {
     let parsed = old_style_options(&JAR, args).1;
     archive_option(args, &parsed, parsed.has(Name::Short('c')) || parsed.has(Name::Short('u')))
+}
+
+/// The archive `ar` changes: `ar KEY [RELPOS] [COUNT] ARCHIVE MEMBERS…`,
+/// its key's operation `d`, `m`, `q` or `r` (or `s` alone, writing its
+/// index), the word after the key, and after the member `a`, `b` or `i`
+/// places others by and the count `N` takes. Its long options (`--plugin
+/// P`, `--target=T`) come before the key.
+fn ar_archive(args: &[&str]) -> Option<Written> {
+    let mut at = 0;
+    while let Some(option) = args.get(at).and_then(|arg| arg.strip_prefix("--")) {
+        at += if option == "plugin" { 2 } else { 1 };
+    }
+    let key = args.get(at)?.trim_start_matches('-');
+    let operation = key.chars().find(|letter| "dmpqrtx".contains(*letter));
+    let writes = matches!(operation, Some('d' | 'm' | 'q' | 'r')) || (operation.is_none() && key.contains('s'));
+    if !writes {
+        return None;
+    }
+    let archive = at + 1 + usize::from(key.contains(['a', 'b', 'i'])) + usize::from(key.contains('N'));
+    (archive < args.len()).then(|| Written { targets: vec![Part { word: archive, from: 0 }], ..Written::default() })
 }
 
 /// The archive the last `-f` of `parsed` (a program's options, of `args`)
@@ -683,6 +704,13 @@ mod tests {
         assert_eq!(of("jar", "cf0 a.jar b"), Some((vec![(1, 0)], None, false)));
         assert_eq!(of("jar", "c b"), None);
         assert_eq!(of("jar", "tf a.jar"), None);
+        assert_eq!(of("ar", "rcs lib.a a.o b.o"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("ar", "-d lib.a a.o"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("ar", "--plugin p.so mb a.o lib.a b.o"), Some((vec![(4, 0)], None, false)));
+        assert_eq!(of("ar", "--target=elf64 qN 2 lib.a a.o"), Some((vec![(3, 0)], None, false)));
+        assert_eq!(of("ar", "s lib.a"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("ar", "t lib.a"), None);
+        assert_eq!(of("ar", "xv lib.a"), None);
         assert_eq!(of("zip", "-r out.zip a"), Some((vec![(1, 0)], None, false)));
         assert_eq!(of("zip", "-P pw -m out.zip a"), Some((vec![(3, 0)], None, false)));
         assert_eq!(of("zip", "in.zip a -O out.zip"), Some((vec![(3, 0)], None, false)));

@@ -31,6 +31,8 @@ fn an_archive_written_is_an_edit_of_it() {
         ("tar --delete -f config/x.tar a.txt", "`tar` writes `config/x.tar`"),
         ("jar cf config/app.ini -C src .", "`jar` writes `config/app.ini`"),
         ("jar --update --file=config/a.jar a.txt", "`jar` writes `config/a.jar`"),
+        ("ar rcs config/app.ini src/a.rs", "`ar` writes `config/app.ini`"),
+        ("ar d config/lib.a a.o", "`ar` writes `config/lib.a`"),
         ("zip config/app.ini a.txt", "`zip` writes `config/app.ini`"),
         ("zip -m config/c.zip a.txt", "`zip` writes `config/c.zip`"),
         ("zip -r config/app src", "`zip` writes `config/app.zip`"),
@@ -48,6 +50,8 @@ fn an_archive_written_is_an_edit_of_it() {
         "zip -r /tmp/c.zip config",
         "jar cf /tmp/c.jar config",
         "jar tf config/a.jar",
+        "ar t config/lib.a",
+        "ar rcs /tmp/lib.a config/app.ini",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
