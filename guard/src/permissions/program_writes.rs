@@ -55,6 +55,26 @@ const CSPLIT: Spec = Spec {
         long("suffix-format", "suf", true, Some('b')),
     ],
 };
+/// jar's options that matter here: whether it makes or updates an
+/// archive, the archive, and the other options taking a value (a
+/// manifest, an entry point, a directory to change to).
+const JAR: Spec = Spec {
+    short_values: "fmeC",
+    long: &[
+        long("create", "create", false, Some('c')),
+        long("update", "update", false, Some('u')),
+        long("file", "file", true, Some('f')),
+        long("manifest", "manifest", true, Some('m')),
+        long("main-class", "main-class", true, Some('e')),
+    ],
+};
+/// zip's options taking a value, `-m`'s and `-O`'s long names: its first
+/// operand is the archive, the others what it zips (and with `-m`
+/// removes); `-O` writes the archive elsewhere.
+pub(crate) const ZIP: Spec = Spec {
+    short_values: "bntPOZs",
+    long: &[long("move", "move", false, Some('m')), long("output-file", "ou", true, Some('O'))],
+};
 /// unzip's options are no getopt's, but alike: `-dDIR`, `-x` names the
 /// members left out (the words after it).
 const UNZIP: Spec = Spec { short_values: "dx", long: &[] };
@@ -66,13 +86,20 @@ const PATCH: Spec = Spec {
         long("input", "in", true, Some('i')),
     ],
 };
-/// tar's options that matter here: where it extracts, what it runs.
+/// tar's options that matter here: where it extracts, what it runs, the
+/// archive it makes or changes.
 const TAR: Spec = Spec {
     short_values: "fCbTXgKNLVHIF",
     long: &[
         long("directory", "dir", true, Some('C')),
         long("file", "file", true, Some('f')),
         long("extract", "ext", false, Some('x')),
+        long("create", "cr", false, Some('c')),
+        long("append", "ap", false, Some('r')),
+        long("update", "up", false, Some('u')),
+        long("catenate", "cat", false, Some('A')),
+        long("concatenate", "conc", false, Some('A')),
+        long("delete", "dele", false, None),
         long("get", "ge", false, Some('x')),
         long("to-stdout", "to-s", false, Some('O')),
         long("absolute-names", "ab", false, Some('P')),
@@ -101,7 +128,10 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "csplit" => Some(prefix_option(args)),
         "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => Some(edited_by_vim(args)),
         "patch" => Some(patched(args)),
-        "tar" => extracted(args),
+        "tar" => extracted(args).or_else(|| archived(args)),
+        "zip" => zipped(args),
+        "jar" => jarred(args),
+        "ar" => ar_archive(args),
         "unzip" => unzipped(args),
         "git" => git_written(args),
         "find" => find_written(args),
@@ -296,21 +326,96 @@ fn extracted(args: &[&str]) -> Option<Written> {
     Some(Written { under: Some(parsed.values(Name::Short('C'))), under_in_turn: true, unknown, ..Written::default() })
 }
 
-/// tar's first word when it is its letters without a dash (`tar xfC
-/// a.tar dir`: each taking a value takes the next word, in order), and
-/// all its options and operands, indexing `args`.
+/// The archive tar makes or changes (`-c`, `-r`, `-u`, `-A`, `--delete`):
+/// the last `-f`/`--file` it is given, but `-` (its output). Without `-f`
+/// it writes to its output too (GNU tar's default; a `TAPE` the
+/// environment sets, naming a file instead, is not followed).
+fn archived(args: &[&str]) -> Option<Written> {
+    let parsed = tar_options(args).1;
+    let changes = ['c', 'r', 'u', 'A'].into_iter().any(|letter| parsed.has(Name::Short(letter)));
+    archive_option(args, &parsed, changes || parsed.has(Name::Long("delete")))
+}
+
+/// The archive `jar` makes or updates (`c`, `u`, `--create`, `--update`):
+/// its last `f`/`--file`, old-style letters read as tar's are (`jar cfm
+/// a.jar manifest …`); without one it writes to its output.
+fn jarred(args: &[&str]) -> Option<Written> {
+    let parsed = old_style_options(&JAR, args).1;
+    archive_option(args, &parsed, parsed.has(Name::Short('c')) || parsed.has(Name::Short('u')))
+}
+
+/// The archive `ar` changes: `ar KEY [RELPOS] [COUNT] ARCHIVE MEMBERS…`,
+/// its key's operation `d`, `m`, `q` or `r` (or `s` alone, writing its
+/// index), the word after the key, and after the member `a`, `b` or `i`
+/// places others by and the count `N` takes. Its long options (`--plugin
+/// P`, `--target=T`) come before the key.
+fn ar_archive(args: &[&str]) -> Option<Written> {
+    let mut at = 0;
+    while let Some(option) = args.get(at).and_then(|arg| arg.strip_prefix("--")) {
+        at += if option == "plugin" { 2 } else { 1 };
+    }
+    let key = args.get(at)?.trim_start_matches('-');
+    let operation = key.chars().find(|letter| "dmpqrtx".contains(*letter));
+    let writes = matches!(operation, Some('d' | 'm' | 'q' | 'r')) || (operation.is_none() && key.contains('s'));
+    if !writes {
+        return None;
+    }
+    let archive = at + 1 + usize::from(key.contains(['a', 'b', 'i'])) + usize::from(key.contains('N'));
+    (archive < args.len()).then(|| Written { targets: vec![Part { word: archive, from: 0 }], ..Written::default() })
+}
+
+/// The archive the last `-f` of `parsed` (a program's options, of `args`)
+/// names, where the program `changes` it; none for `-`, its output.
+fn archive_option(args: &[&str], parsed: &Parsed, changes: bool) -> Option<Written> {
+    if !changes {
+        return None;
+    }
+    let archive = parsed.values(Name::Short('f')).pop().filter(|part| &args[part.word][part.from..] != "-")?;
+    Some(Written { targets: vec![archive], ..Written::default() })
+}
+
+/// The archive `zip` writes: its `-O` (`--output-file`), else its first
+/// operand, the one it makes or updates; nothing for `-` (its output).
+/// zip adds `.zip` to a name without a `.` in its last part (`zip
+/// config/app a.txt` writes config/app.zip).
+fn zipped(args: &[&str]) -> Option<Written> {
+    let parsed = ZIP.parse(args);
+    let archive = match parsed.values(Name::Short('O')).pop() {
+        Some(output) => output,
+        None => Part { word: *parsed.operands.first()?, from: 0 },
+    };
+    let name = &args[archive.word][archive.from..];
+    if name == "-" {
+        return None;
+    }
+    let last_part = name.rsplit('/').next().unwrap_or(name);
+    Some(match last_part.contains('.') {
+        true => Written { targets: vec![archive], ..Written::default() },
+        false => Written { extended: vec![(archive, ".zip")], ..Written::default() },
+    })
+}
+
+/// tar's options and operands (see [`old_style_options`]).
 fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
+    old_style_options(&TAR, args)
+}
+
+/// The first word of a program taking old-style letters (tar, jar) when
+/// it is its letters without a dash (`tar xfC a.tar dir`: each taking a
+/// value takes the next word, in order), and all its options and
+/// operands as `spec` reads them, indexing `args`.
+fn old_style_options<'a>(spec: &Spec, args: &[&'a str]) -> (&'a str, Parsed) {
     let letters = args.first().copied().filter(|first| !first.starts_with('-')).unwrap_or_default();
     let mut old_style = Parsed::default();
     let mut rest = usize::from(!letters.is_empty());
     for letter in letters.chars() {
-        let value = TAR.short_values.contains(letter).then(|| {
+        let value = spec.short_values.contains(letter).then(|| {
             rest += 1;
             Part { word: rest - 1, from: 0 }
         });
         old_style.options.push(Given { name: Name::Short(letter), value: value.filter(|part| part.word < args.len()) });
     }
-    let mut parsed = TAR.parse(args.get(rest..).unwrap_or_default());
+    let mut parsed = spec.parse(args.get(rest..).unwrap_or_default());
     for given in &mut parsed.options {
         given.value = given.value.map(|part| Part { word: rest + part.word, ..part });
     }
@@ -319,10 +424,12 @@ fn tar_options<'a>(args: &[&'a str]) -> (&'a str, Parsed) {
     (letters, old_style)
 }
 
-/// The operands `tar --remove-files` removes once it has archived them.
-pub(crate) fn tar_removed(args: &[&str]) -> Option<Vec<usize>> {
+/// The operands `tar --remove-files` removes once it has archived them,
+/// and the lists naming more it removes (`-T`/`--files-from`).
+pub(crate) fn tar_removed(args: &[&str]) -> Option<(Vec<usize>, Vec<Part>)> {
     let parsed = tar_options(args).1;
-    parsed.has(Name::Long("remove-files")).then_some(parsed.operands)
+    let lists = parsed.values(Name::Short('T'));
+    parsed.has(Name::Long("remove-files")).then_some((parsed.operands, lists))
 }
 
 /// Whether tar archives what the links it meets lead to (`-h`, `--dereference`).
@@ -542,6 +649,18 @@ mod tests {
     }
 
     #[test]
+    fn zip_adds_its_ending_to_a_name_without_one() {
+        let args = ["-r", "out", "a"];
+        let extended = written("zip", &args).expect("it writes").extended;
+        assert_eq!(extended, [(Part { word: 1, from: 0 }, ".zip")]);
+        // A `.` in a directory's name is none of the file's.
+        let args = ["-r", "a.d/out", "a"];
+        assert_eq!(written("zip", &args).expect("it writes").extended, [(Part { word: 1, from: 0 }, ".zip")]);
+        let args = ["-r", "out.zip", "a"];
+        assert_eq!(written("zip", &args).expect("it writes").extended, []);
+    }
+
+    #[test]
     fn targets_by_option_position_and_input() {
         assert_eq!(of("sort", "-o out in"), Some((vec![(1, 0)], None, false)));
         assert_eq!(of("sort", "-k2 -oout in"), Some((vec![(1, 2)], None, false)));
@@ -565,7 +684,37 @@ mod tests {
         assert_eq!(of("unzip", "-o a.zip -d dir"), Some((vec![], Some(vec![3]), false)));
         assert_eq!(of("unzip", "-l a.zip"), None);
         assert_eq!(of("tar", "-xPf a.tar -C dir"), Some((vec![], Some(vec![3]), true)));
-        assert_eq!(of("tar", "-cf a.tar -C dir ."), None);
+        // The archive it makes or changes; not its output (`-f -`, or no `-f`).
+        assert_eq!(of("tar", "-cf a.tar -C dir ."), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "cf a.tar src"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "-rf a.tar b"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "-uvf a.tar b"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "-Af a.tar b.tar"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("tar", "-cfa.tar b"), Some((vec![(0, 3)], None, false)));
+        assert_eq!(of("tar", "--create --file=a.tar b"), Some((vec![(1, 7)], None, false)));
+        assert_eq!(of("tar", "--delete -f a.tar b"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("tar", "--cr --file a.tar b"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("tar", "-c -f - src"), None);
+        assert_eq!(of("tar", "-cz src"), None);
+        assert_eq!(of("tar", "-tf a.tar"), None);
+        assert_eq!(of("jar", "cf a.jar -C dir ."), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("jar", "cmf manifest a.jar b"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("jar", "--update --file=a.jar b"), Some((vec![(1, 7)], None, false)));
+        assert_eq!(of("jar", "-c -f a.jar b"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("jar", "cf0 a.jar b"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("jar", "c b"), None);
+        assert_eq!(of("jar", "tf a.jar"), None);
+        assert_eq!(of("ar", "rcs lib.a a.o b.o"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("ar", "-d lib.a a.o"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("ar", "--plugin p.so mb a.o lib.a b.o"), Some((vec![(4, 0)], None, false)));
+        assert_eq!(of("ar", "--target=elf64 qN 2 lib.a a.o"), Some((vec![(3, 0)], None, false)));
+        assert_eq!(of("ar", "s lib.a"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("ar", "t lib.a"), None);
+        assert_eq!(of("ar", "xv lib.a"), None);
+        assert_eq!(of("zip", "-r out.zip a"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("zip", "-P pw -m out.zip a"), Some((vec![(3, 0)], None, false)));
+        assert_eq!(of("zip", "in.zip a -O out.zip"), Some((vec![(3, 0)], None, false)));
+        assert_eq!(of("zip", "-r - a"), None);
         assert_eq!(of("git", "checkout HEAD -- a b"), Some((vec![], Some(vec![3, 4]), false)));
         assert_eq!(of("git", "checkout HEAD a"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("git", "checkout main"), Some((vec![], None, false)));

@@ -33,6 +33,9 @@ pub(crate) struct Removed {
     /// No operand names one: it removes under its working directory
     /// (`find -delete`).
     pub(crate) default_cwd: bool,
+    /// What it removes that is named only when it runs, said so ("the
+    /// files `list` names": `tar --remove-files -T list`).
+    pub(crate) unknown: Option<String>,
     /// The name patterns each file it removes under a directory matches
     /// (find's `-name`, `-iname`): none, any file.
     names: Vec<GlobMatcher>,
@@ -49,9 +52,6 @@ impl Removed {
 const RM: Spec = Spec { short_values: "", long: &[long("recursive", "r", false, Some('r'))] };
 /// unlink's and rmdir's options, none taking a value.
 const NO_VALUES: Spec = Spec { short_values: "", long: &[] };
-/// zip's options taking a value, and `-m`'s long name: its first operand
-/// is the archive, the others what it zips (and with `-m` removes).
-const ZIP: Spec = Spec { short_values: "bntPOZs", long: &[long("move", "move", false, Some('m'))] };
 const SHRED: Spec = Spec {
     short_values: "ns",
     long: &[
@@ -70,6 +70,7 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
         operands: operands.into_iter().map(|word| Part { word, from: 0 }).collect(),
         whole,
         default_cwd: false,
+        unknown: None,
         names: Vec::new(),
     };
     match program {
@@ -81,9 +82,16 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
         "unlink" | "rmdir" => Some(of("removes", NO_VALUES.parse(args).operands, false)),
         "shred" => Some(of("overwrites", SHRED.parse(args).operands, false)),
         "mv" => Some(of("moves away", written(program, args)?.sources, true)),
-        "tar" => Some(of("removes", super::program_writes::tar_removed(args)?, true)),
+        "tar" => {
+            let (operands, lists) = super::program_writes::tar_removed(args)?;
+            // Each list is read as a file tar reads (see `readers`); what it names, only when it runs.
+            let named = lists.iter().map(|list| format!("`{}`", &args[list.word][list.from..])).collect::<Vec<_>>();
+            let verb = if named.len() == 1 { "names" } else { "name" };
+            let unknown = (!named.is_empty()).then(|| format!("the files {} {verb}", named.join(" and ")));
+            Some(Removed { unknown, ..of("removes", operands, true) })
+        }
         "zip" => {
-            let parsed = ZIP.parse(args);
+            let parsed = super::program_writes::ZIP.parse(args);
             let inputs = parsed.operands.get(1..).filter(|_| parsed.has(Name::Short('m')))?;
             Some(of("removes", inputs.to_vec(), true))
         }
@@ -209,6 +217,16 @@ mod tests {
         assert_eq!(of("tar", "czf a.tgz --remove-files a b"), Some((vec![3, 4], true)));
         assert_eq!(of("tar", "-c --rem -f a.tar -C x a"), Some((vec![6], true)));
         assert_eq!(of("tar", "-czf a.tgz a"), None);
+        let listed = |line: &str| {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            removed("tar", &args).and_then(|removed| removed.unknown)
+        };
+        assert_eq!(listed("-czf a.tgz --remove-files -T list"), Some("the files `list` names".into()));
+        assert_eq!(
+            listed("-czf a.tgz --remove-files -Tl1 --files-from=l2 a"),
+            Some("the files `l1` and `l2` name".into())
+        );
+        assert_eq!(listed("-czf a.tgz --remove-files a"), None);
         assert_eq!(of("zip", "-rm out.zip a b"), Some((vec![2, 3], true)));
         assert_eq!(of("zip", "--move -P pw out.zip a"), Some((vec![4], true)));
         assert_eq!(of("zip", "-r out.zip a"), None);

@@ -5,6 +5,7 @@ use tempfile::TempDir;
 
 use super::*;
 
+mod archives;
 mod option_files;
 mod removals;
 mod repository_copies;

@@ -44,6 +44,9 @@ pub(crate) struct Written {
     /// joined as text (curl's `-o NAME` under `--output-dir DIR` is
     /// `DIR/NAME`, an absolute NAME too): (directory, name).
     pub(crate) joined: Vec<(Part, Part)>,
+    /// Files named by a word with an ending the program adds to it (zip's
+    /// `.zip`, to a name with no `.` in its last part).
+    pub(crate) extended: Vec<(Part, &'static str)>,
 }
 
 /// The end of a word that names a file: the whole word (`from` 0), or the

@@ -183,3 +183,30 @@ fn an_empty_directory_removed_is_an_edit_of_it() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+#[test]
+fn tar_remove_files_from_a_list_removes_what_only_the_list_names() {
+    let (s, p, file) = config();
+    s.file("list");
+    // A review: `tar --remove-files -T list` removed config/a.ini, named inside the list, unchecked.
+    for (command, list) in [
+        ("tar -czf /tmp/c.tgz --remove-files -T list", "`list`"),
+        ("tar --remove-files -cf /tmp/c.tar --files-from=list", "`list`"),
+        ("tar czfT /tmp/c.tgz list --remove-files", "`list`"),
+    ] {
+        let part = format!("`tar` removes the files {list} names");
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Edit(./config/**)", &file, &part), "{command}");
+    }
+    // The list is read as any file tar reads.
+    assert_eq!(
+        p.check_shell("tar -cf /tmp/c.tar --remove-files -T secret/plan.txt", &s.root),
+        because(deny("Read(./secret/**)", &file), "`tar` reads `secret/plan.txt`")
+    );
+    // Without Edit rules nothing it removes is covered; without `--remove-files` it removes nothing.
+    let s2 = Setup::new();
+    s2.project(&permissions(r#"{"deny": ["Read(./secret/**)"]}"#));
+    s2.file("list");
+    let p2 = s2.load();
+    assert_eq!(p2.check_shell("tar -czf /tmp/c.tgz --remove-files -T list", &s2.root), Verdict::Allow);
+    assert_eq!(p.check_shell("tar -czf /tmp/c.tgz -T list", &s.root), Verdict::Allow);
+}

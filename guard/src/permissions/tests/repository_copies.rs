@@ -131,3 +131,52 @@ fn push_to_a_local_path_reads_every_tracked_file() {
     let (s, p) = ignored_env_repository();
     assert_eq!(p.check_shell("git push /tmp/x main", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn push_to_a_remote_whose_url_is_a_local_path_reads_every_tracked_file() {
+    let (s, p, file) = tracked_secret();
+    for (name, url) in
+        [("backup", "/tmp/x"), ("rel", "../copy"), ("f", "file:///tmp/x"), ("hub", "https://example.com/r.git")]
+    {
+        git(&s.root, &["remote", "add", name, url]);
+    }
+    let top = s.root.display();
+    let reads = |under: &str| {
+        because(
+            deny("Read(./secret/**)", &file),
+            &format!("`git push` reads the files git tracks under {under}, secret/plan.txt among it"),
+        )
+    };
+    // A review: each copied secret/plan.txt out unchecked, the remote's URL not followed.
+    for command in [
+        "git push backup main",
+        "git push -q rel",
+        "git push f HEAD",
+        "git push --repo=backup",
+        "git push --repo backup main",
+        "git -C src push backup main",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), reads(&format!("its working directory {top}")), "{command}");
+    }
+    // A name no remote has is a path, where there is one.
+    git(&s.root, &["init", "-q", "mirror"]);
+    assert_eq!(p.check_shell("git push mirror main", &s.root), reads(&format!("its working directory {top}")));
+    // Another host's, or no such remote (and no such path): git pushes nowhere local.
+    for command in ["git push hub main", "git push origin main", "git push"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A push naming no remote goes to its default one.
+    git(&s.root, &["config", "remote.pushDefault", "backup"]);
+    assert_eq!(p.check_shell("git push", &s.root), reads(&format!("its working directory {top}")));
+    git(&s.root, &["config", "remote.pushDefault", "hub"]);
+    assert_eq!(p.check_shell("git push", &s.root), Verdict::Allow);
+    // A remote the line adds (or may change) goes where it is known only when it runs.
+    assert_eq!(
+        p.check_shell("git remote add b2 /tmp/y && git push b2 main", &s.root),
+        unknown_file(
+            "Read(./secret/**)",
+            &file,
+            "`git push` reads the files git tracks, to copy them to the remote `b2`, whose URL may change after `git remote add b2 /tmp/y`"
+        )
+    );
+}
