@@ -25,8 +25,9 @@
 //!   engine enforces (a graph walk's depth, a command's timeout).
 //! - [`spelling`]: edit distance and the nearest name, for "did you mean".
 //! - [`plural`]: counted nouns (`3 files`, never `3 file(s)`).
-//! - [`framing`]: a read's note and delivered rules as clients show them,
-//!   so the daemon counts what the agent receives.
+//! - [`framing`]: a read's note, delivered rules and ctx_shell's lines after a
+//!   command's output as clients show them, so the daemon counts what the agent
+//!   receives.
 
 pub mod build_info;
 pub mod config;

@@ -222,3 +222,36 @@ fn a_handoff_says_what_it_left_out_and_a_limit_shows_it() {
     assert_eq!(all.matches("- finding").count(), 12, "{all}");
     assert!(!all.contains("not shown"), "{all}");
 }
+
+/// What ctx_shell adds after a command's output — `(no output)` for a silent success, the note
+/// under a timed-out run — reaches the agent, so the ledger books it as sent: the booked tokens
+/// are those of the text the client builds from the answer (the same `framing::command_answer`).
+#[test]
+fn a_silent_run_and_a_timed_out_run_book_the_lines_the_agent_reads_after_the_output() {
+    use lean_ctxd::engine::cancel::Cancel;
+    use lean_ctxd::engine::shell::run::RunParams;
+
+    let p = Project::new();
+    let run = |command: &str, timeout_ms: u64| {
+        let env = [("PATH".to_string(), "/usr/bin:/bin".to_string())].into();
+        let params = RunParams { command: command.into(), env, timeout_ms, ..Default::default() };
+        let (outcome, shaped) = p.engine.run_command(&p.caller("s"), &params, &Cancel::default()).unwrap();
+        let duration_ms = u64::try_from(outcome.duration.as_millis()).unwrap();
+        let end = framing::CommandEnd { exit_code: outcome.exit_code, timed_out: outcome.timed_out, duration_ms };
+        (framing::command_answer(&shaped.text, &end), shaped)
+    };
+
+    let (silent, shaped) = run("true", 0);
+    assert_eq!(silent, "(no output)");
+    assert_eq!((shaped.raw_tokens, shaped.sent_tokens), (0, tokens(&silent)));
+    let mut book = Book::default();
+    book.add(None, 0, tokens(&silent));
+    assert_eq!(gain(&p, "none"), book.0);
+
+    let (killed, shaped) = run("echo started; sleep 30", 300);
+    assert!(killed.starts_with("started\n[exit:137]\n[timed out after "), "{killed}");
+    assert!(killed.ends_with("hence [exit:137]; exit code 124, as timeout(1) gives]"), "{killed}");
+    assert_eq!((shaped.raw_tokens, shaped.sent_tokens), (tokens("started\n"), tokens(&killed)));
+    book.add(None, tokens("started\n"), tokens(&killed));
+    assert_eq!(gain(&p, "none"), book.0);
+}

@@ -217,14 +217,52 @@ mod tests {
         raw += "warning: `smallvec` (lib) generated 13 warnings\n    Finished `dev` profile in 0.99s\n";
         let text = compress("cargo clippy", &raw, 0).text;
         assert!(text.contains("… 9 more warnings shortened to message and location: "), "{text}");
-        for line in 100..112 {
+        for line in 100..103 {
             assert!(text.contains(&format!("`serde`\n    --> src/lib.rs:{line}:5\n")), "{line}: {text}");
         }
+        // The nine shortened ones say the same: one line, every location.
+        assert!(
+            text.contains(
+                "warning: unexpected `cfg` condition value: `serde` ×9 (src/lib.rs:103:5, 104:5, 105:5, 106:5, \
+                 107:5, 108:5, 109:5, 110:5, 111:5)\n"
+            ),
+            "{text}"
+        );
         assert!(
             text.contains("warning: this if-then-else expression returns a bool literal\n    --> src/lib.rs:2831:5\n"),
             "{text}"
         );
         assert!(text.matches("= help: see the lint").count() < 13, "{text}");
+    }
+
+    #[test]
+    fn identical_shortened_warnings_are_one_line_with_every_location() {
+        let warning = |message: &str, at: &str| {
+            format!(
+                "warning: {message}\n  --> {at}\n   |\n28 |     return x;\n   |     ^^^^^^^^^\n   |\n   = help: remove `return`\n\n"
+            )
+        };
+        let mut raw = String::from("    Checking app v0.1.0 (/p/app)\n");
+        for (n, at) in ["src/a.rs:1:5", "src/a.rs:2:5", "src/a.rs:3:5"].iter().enumerate() {
+            raw += &warning(&format!("unused variable: `v{n}`"), at);
+        }
+        for at in ["src/lib.rs:20:1", "src/lib.rs:28:5", "src/lib.rs:32:9", "src/b.rs:4:1"] {
+            raw += &warning("unneeded `return` statement", at);
+        }
+        // The same kind, another message: shortened on its own line.
+        raw += &warning("unused variable: `late`", "src/c.rs:9:9");
+        raw += "warning: `app` (lib) generated 8 warnings\n    Finished `dev` profile in 0.50s\n";
+        let text = compress("cargo clippy", &raw, 0).text;
+        // The first of the kind is shown in full; the three after it are one line with all their locations.
+        assert!(text.contains("warning: unneeded `return` statement\n  --> src/lib.rs:20:1\n   |\n"), "{text}");
+        assert!(
+            text.contains("warning: unneeded `return` statement ×3 (src/lib.rs:28:5, 32:9, src/b.rs:4:1)\n"),
+            "{text}"
+        );
+        assert!(text.contains("warning: unused variable: `late`\n  --> src/c.rs:9:9\n"), "{text}");
+        assert!(text.contains("… 4 more warnings shortened to message and location: "), "{text}");
+        assert!(!text.contains("src/lib.rs:28:5\n"), "{text}");
+        assert!(text.len() < raw.len());
     }
 
     #[test]

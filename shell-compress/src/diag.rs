@@ -6,6 +6,9 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use crate::plan::{Mark, Plan};
 use crate::rules;
@@ -86,12 +89,13 @@ pub(crate) enum Shorten {
 }
 
 /// What summarising did to a warning that is not shown in full.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 enum Outcome {
     /// Shown whole anyway: every line of it is one the shared protection keeps.
     Whole,
-    /// Cut to its header and the lines the shared protection keeps (its locations, after a failure).
-    Shortened,
+    /// Cut to its header and the lines the shared protection keeps (its locations, after a failure): the
+    /// lines left, in order.
+    Shortened(Vec<usize>),
     /// Left out.
     Removed,
 }
@@ -122,6 +126,7 @@ pub(crate) fn summarize_warnings(
     let shortenable = if failed { plan.failure_tail_start() } else { plan.len() };
     let mut shortened = Summary::default();
     let mut removed = Summary::default();
+    let mut left: Vec<(usize, Vec<usize>)> = Vec::new();
     for ((block, kind), full) in warnings.into_iter().zip(kinds).zip(in_full) {
         let header = header_of(plan, block);
         if full {
@@ -137,7 +142,10 @@ pub(crate) fn summarize_warnings(
         }
         match summarize_block(plan, block.lines.clone(), header, failed, shorten) {
             Outcome::Whole => continue,
-            Outcome::Shortened => shortened.add(block.lines.start, kind),
+            Outcome::Shortened(lines) => {
+                shortened.add(block.lines.start, kind);
+                left.push((header, lines));
+            }
             Outcome::Removed => removed.add(block.lines.start, kind),
         }
         if block.lines.end < plan.len() && plan.line(block.lines.end).trim().is_empty() {
@@ -146,6 +154,87 @@ pub(crate) fn summarize_warnings(
     }
     shortened.note(plan, "shortened to message and location");
     removed.note(plan, "not shown");
+    if shorten == Shorten::ToLocation {
+        group_by_message(plan, &left);
+    }
+}
+
+/// `path:line:col: ` opening a compiler's one-line diagnostic (gcc, clang, rustc's short format).
+static LOCATION_PREFIX: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\S+?:\d+(?::\d+)?): ").expect("location prefix pattern compiles"));
+
+/// rustc's location line under a diagnostic's header: `  --> src/lib.rs:28:5`.
+static ARROW_LOCATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*--> (\S+:\d+(?::\d+)?)$").expect("arrow location pattern compiles"));
+
+/// Warnings shortened to message and location whose messages are identical, as one line with every location
+/// in order: `warning: unneeded return statement ×3 (src/lib.rs:28:5, 32:9, src/b.rs:4:1)` — a location in
+/// the file of the one before it gives only its line and column. Only warnings left as their message and one
+/// location are grouped (one that kept more lines keeps them), and a group is shown only where it is shorter
+/// than the lines it replaces. `shortened` holds each shortened warning's header and the lines left of it.
+fn group_by_message(plan: &mut Plan, shortened: &[(usize, Vec<usize>)]) {
+    let mut groups: Vec<Group> = Vec::new();
+    for (header, lines) in shortened {
+        let Some((message, location)) = message_and_location(plan, *header, lines) else { continue };
+        let at = match groups.iter().position(|g| g.message == message) {
+            Some(at) => at,
+            None => {
+                groups.push(Group { message, ..Group::default() });
+                groups.len() - 1
+            }
+        };
+        groups[at].locations.push(location);
+        groups[at].lines.extend(lines);
+    }
+    for group in groups.into_iter().filter(|g| g.locations.len() > 1) {
+        let mut locations = Vec::with_capacity(group.locations.len());
+        let mut file = "";
+        for location in &group.locations {
+            let (path, position) = split_location(location);
+            locations.push(if path == file { position } else { location.as_str() });
+            file = path;
+        }
+        let text = format!("{} ×{} ({})", group.message, group.locations.len(), locations.join(", "));
+        let replaced: usize = group.lines.iter().map(|&i| plan.line(i).len() + 1).sum();
+        if text.len() + 1 < replaced {
+            plan.fold_counted(&group.lines, text);
+        }
+    }
+}
+
+/// Shortened warnings with one message: their locations in order, and the lines left of them.
+#[derive(Default)]
+struct Group {
+    message: String,
+    locations: Vec<String>,
+    lines: Vec<usize>,
+}
+
+/// A shortened warning's message and its one location, when `lines` (what is left of it) are its header with
+/// the location in front, or its header and one `-->` line.
+fn message_and_location(plan: &Plan, header: usize, lines: &[usize]) -> Option<(String, String)> {
+    let text = plan.line(header);
+    let prefix = LOCATION_PREFIX.captures(text);
+    match (lines, prefix) {
+        ([only], Some(caps)) if *only == header => Some((text[caps.get(0)?.end()..].to_string(), caps[1].to_string())),
+        ([first, second], None) if *first == header => {
+            let caps = ARROW_LOCATION.captures(plan.line(*second))?;
+            Some((text.to_string(), caps[1].to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// `src/lib.rs:28:5` as its path and its `28:5`.
+fn split_location(location: &str) -> (&str, &str) {
+    let position_digits =
+        |s: &str| s.split(':').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
+    // The path ends at the first colon after which only line and column follow.
+    location
+        .match_indices(':')
+        .map(|(at, _)| (&location[..at], &location[at + 1..]))
+        .find(|(_, position)| position_digits(position))
+        .unwrap_or((location, ""))
 }
 
 /// For each warning, by its kind in order, whether it is shown in full: the first few, then the first of each
@@ -180,10 +269,15 @@ fn summarize_block(plan: &mut Plan, lines: Range<usize>, header: usize, failed: 
     if lines.clone().all(shown) {
         return Outcome::Whole;
     }
+    let mut left = Vec::new();
     for i in lines {
-        plan.set(i, if i == header || kept.contains(&i) { Mark::Must } else { Mark::Drop });
+        let shown = i == header || kept.contains(&i);
+        plan.set(i, if shown { Mark::Must } else { Mark::Drop });
+        if shown {
+            left.push(i);
+        }
     }
-    Outcome::Shortened
+    Outcome::Shortened(left)
 }
 
 /// Warnings summarised one way: where the first was, and a count by kind.

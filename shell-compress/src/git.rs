@@ -74,7 +74,9 @@ const SHOW_OPTIONS_WITH_VALUE: &[&str] = &[
 fn subcommand(args: &[String]) -> &'static Family {
     let Some((sub, sub_args)) = split(args) else { return &GENERIC };
     match sub {
+        // Applying a stash prints what it merged and then the status it left, conflicts among it.
         "status" => &STATUS,
+        "stash" if matches!(sub_args.first().map(String::as_str), Some("pop" | "apply")) => &STATUS,
         "log" | "reflog" | "shortlog" | "whatchanged" => &LOG,
         "diff" => &DIFF,
         "show" if shows_a_file(args) => &GENERIC,
@@ -131,7 +133,11 @@ fn status(plan: &mut Plan, failed: bool) {
             continue;
         }
         let Some(kind) = status_kind(line, plan.line(section)) else { continue };
-        if plan.mark(i) == Mark::Drop || is_conflict(&kind) {
+        if plan.mark(i) == Mark::Drop {
+            continue;
+        }
+        if is_conflict(&kind) {
+            plan.set(i, Mark::Must);
             continue;
         }
         match groups.iter_mut().find(|(key, _)| key.0 == section && key.1 == kind) {
@@ -558,6 +564,42 @@ mod tests {
         let grouped: Vec<String> = (20..=40).map(|i| format!("f{i}.rs")).collect();
         assert!(text.contains(&format!("\tmodified: src/{{{}}}\n", grouped.join(", "))), "{text}");
         assert!(text.contains("\tmodified:   docs/CRITICAL.md\n"), "{text}");
+    }
+
+    #[test]
+    fn a_stash_pop_lists_its_status_by_name_and_keeps_every_conflict() {
+        // As git 2.43 prints a `git stash pop` that conflicted (exit 1).
+        let mut files: Vec<String> = (1..=30).map(|i| format!("f{i}.txt")).collect();
+        files.sort();
+        let mut raw = String::from("Auto-merging a.txt\nCONFLICT (content): Merge conflict in a.txt\n");
+        raw += "On branch master\nChanges to be committed:\n  (use \"git restore --staged <file>...\" to unstage)\n";
+        raw += &files.iter().map(|f| format!("\tmodified:   {f}\n")).collect::<String>();
+        raw += "\tnew file:   new.txt\n\nUnmerged paths:\n  (use \"git restore --staged <file>...\" to unstage)\n";
+        raw += "  (use \"git add <file>...\" to mark resolution)\n\tboth modified:   a.txt\n\n";
+        raw += "The stash entry is kept in case you need it again.\n";
+        for command in ["git stash pop", "git -C repo stash apply stash@{1}"] {
+            let compressed = compress(command, &raw, 1);
+            assert_eq!(compressed.family, "git-status", "{command}");
+            let text = compressed.text;
+            // Past ten entries the rest are listed by name (those among a failure's last lines stay whole).
+            assert!(text.contains("\tmodified: f19.txt, f2.txt, f20.txt, "), "{command}: {text}");
+            for file in &files {
+                assert!(text.contains(&format!("{file}\n")) || text.contains(&format!("{file}, ")), "{file}: {text}");
+            }
+            for line in [
+                "CONFLICT (content): Merge conflict in a.txt",
+                "\tnew file:   new.txt",
+                "\tboth modified:   a.txt",
+                "The stash entry is kept in case you need it again.",
+            ] {
+                assert!(text.lines().any(|shown| shown == line), "{command}: {line:?} lost:\n{text}");
+            }
+        }
+        let dropped = "On branch main\nChanges not staged for commit:\n\tmodified:   a.txt\n\n\
+                       Dropped refs/stash@{0} (5d3c0b5d1e0a0f8e0c8b9d0e7f6a5b4c3d2e1f00)\n";
+        assert!(compress("git stash pop", dropped, 0).text.contains("Dropped refs/stash@{0} (5d3c0b5d"));
+        // The other stash subcommands are not a status.
+        assert_ne!(compress("git stash list", "stash@{0}: WIP on main: 1a2b3c4 x\n", 0).family, "git-status");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Native builds: make, cmake (configure and `--build`) and ninja, with gcc/clang diagnostics.
+//! Native builds: make, cmake (configure and `--build`) and ninja, with gcc/clang diagnostics, and the
+//! compilers run by hand (`gcc -Wall -c a.c`, `clang -fsyntax-only`), whose output is those diagnostics.
 //!
 //! A build log is mostly the command lines of successful compiler runs and progress lines; what matters is
 //! the diagnostics, the failing target and the last lines.
@@ -15,6 +16,7 @@ use crate::rules;
 pub(crate) static MAKE: Family = Family::new("make", "make -j8", build);
 pub(crate) static CMAKE: Family = Family::new("cmake", "cmake --build build", build);
 pub(crate) static NINJA: Family = Family::new("ninja", "ninja -C build", build);
+pub(crate) static CC: Family = Family::new("cc", "gcc -Wall -c main.c", build);
 
 /// One family per build tool: their diagnostics are alike, but each is reported by its own name.
 pub(crate) static FAMILIES: Families = Families {
@@ -22,10 +24,18 @@ pub(crate) static FAMILIES: Families = Families {
         "make" | "gmake" => Some(&MAKE),
         "cmake" => Some(&CMAKE),
         "ninja" => Some(&NINJA),
+        _ if is_compiler(program) => Some(&CC),
         _ => None,
     },
-    members: &[&MAKE, &CMAKE, &NINJA],
+    members: &[&MAKE, &CMAKE, &NINJA, &CC],
 };
+
+/// gcc, clang and their C++ drivers, also as Debian names them by version (`gcc-12`, `clang-15`).
+fn is_compiler(program: &str) -> bool {
+    let name = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let name = if name.len() < program.len() { name.strip_suffix('-').unwrap_or(program) } else { name };
+    matches!(name, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++")
+}
 
 static PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
@@ -146,5 +156,58 @@ mod tests {
         assert!(text.contains("… 2 more warnings shortened to message and location"), "{text}");
         assert!(!text.contains("int x3;") && !text.contains("int x4;"), "{text}");
         assert!(text.contains("    1 | int x5;\n"), "{text}");
+    }
+
+    #[test]
+    fn identical_shortened_warnings_are_one_line_with_every_location() {
+        let mut out = String::new();
+        let at = [("src/a.c", 3), ("src/a.c", 9), ("src/a.c", 12), ("src/a.c", 20), ("src/b.c", 4), ("src/b.c", 8)];
+        for (file, line) in at {
+            out += &format!(
+                "{file}:{line}:5: warning: comparison of integer expressions of different signedness [-Wsign-compare]\n"
+            );
+            out += &format!("   {line} |   if (i < n) {{\n      |         ^\n");
+        }
+        out += "gcc -o app a.o b.o\n";
+        let text = compress("make", &out, 0).text;
+        assert!(
+            text.contains(
+                "warning: comparison of integer expressions of different signedness [-Wsign-compare] ×3 (src/a.c:20:5, \
+                 src/b.c:4:5, 8:5)\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("src/a.c:12:5: warning: comparison"), "{text}");
+        assert!(!text.contains("src/b.c:4:5: warning"), "{text}");
+    }
+
+    #[test]
+    fn a_compiler_run_by_hand_is_read_as_a_build() {
+        for command in
+            ["gcc -Wall -c a.c", "/usr/bin/clang -fsyntax-only a.c", "gcc-12 a.c", "clang++-15 -c a.cc", "cc a.c"]
+        {
+            assert_eq!(crate::compress(command, "x\n", 0).family, "cc", "{command}");
+        }
+        assert_eq!(crate::compress("gccx a.c", "x\n", 0).family, "generic");
+        // QA capture: gcc -Wall over two files printed 17 warnings; the generic view cut 11 of them with their
+        // `file:line`. Each keeps its location now.
+        let mut out = String::new();
+        for file in ["w2.c", "w.c"] {
+            for (line, col) in [(4, 23), (3, 18), (3, 15), (3, 12), (3, 9), (7, 42), (8, 42), (9, 42), (10, 42)] {
+                out += &format!("{file}:{line}:{col}: warning: something about line {line} [-Wextra]\n");
+                out += &format!("    {line} |     code();\n      |     ^\n");
+            }
+        }
+        let text = crate::compress("gcc -Wall -Wextra -c w2.c w.c", &out, 0).text;
+        assert!(!text.contains("omitted"), "{text}");
+        for file in ["w2.c", "w.c"] {
+            for (line, col) in [(4, 23), (3, 18), (3, 15), (3, 12), (3, 9), (7, 42), (8, 42), (9, 42), (10, 42)] {
+                let position = format!("{line}:{col}");
+                assert!(
+                    text.contains(&format!("{file}:{position}")) || text.contains(&format!(", {position}")),
+                    "{file}:{position}: {text}"
+                );
+            }
+        }
     }
 }

@@ -28,9 +28,10 @@ const MIN_RUN: usize = 2;
 /// Replaces each run of frames of node's own code in a stack, past the stack's first frame, by a count.
 pub(crate) fn fold(plan: &mut Plan) {
     for stack in stacks(plan) {
+        let own = nodes_own(plan, &stack);
         let mut run: Vec<usize> = Vec::new();
-        for &i in stack.iter().skip(1).chain(std::iter::once(&usize::MAX)) {
-            if i != usize::MAX && is_nodes_own(plan.line(i)) {
+        for (k, &i) in stack.iter().enumerate().skip(1).chain(std::iter::once((usize::MAX, &usize::MAX))) {
+            if i != usize::MAX && own[k] {
                 run.push(i);
                 continue;
             }
@@ -42,6 +43,39 @@ pub(crate) fn fold(plan: &mut Plan) {
             run.clear();
         }
     }
+}
+
+/// Where a frame's code is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// One of node's modules: `node:internal/…`, `node:async_hooks`, ….
+    Node,
+    /// V8's built-ins (`new Promise (<anonymous>)`, `Array.map (<anonymous>)`, `Promise.all (index 0)`,
+    /// `native`): their own frames say whose code called them only through the frame below.
+    BuiltIn,
+    /// The program's code, or a frame not known to be anything else.
+    Program,
+}
+
+/// For each frame of `stack`, whether it is node's own code to fold: a frame of node's modules, or a built-in
+/// that node's code called (the frame below it, its caller, is node's own in turn) — `Array.map (<anonymous>)`
+/// under the user's function is the user's call and stays, as does a built-in whose caller is not shown. A
+/// line to keep for another reason (see the module's comment) is never folded.
+fn nodes_own(plan: &Plan, stack: &[usize]) -> Vec<bool> {
+    let mut own = vec![false; stack.len()];
+    // Whether the frame below (the caller of the one being looked at) is node's code.
+    let mut called_by_node = false;
+    for (k, &i) in stack.iter().enumerate().rev() {
+        let line = plan.line(i);
+        let in_node = match origin(line) {
+            Origin::Node => true,
+            Origin::BuiltIn => called_by_node,
+            Origin::Program => false,
+        };
+        own[k] = in_node && !kept_anyway(line);
+        called_by_node = in_node;
+    }
+    own
 }
 
 /// The stacks of the output, each as the indices of its frame lines: runs of consecutive `at` lines, and the
@@ -76,23 +110,32 @@ fn tap_stack(plan: &Plan, start: usize, margin: usize) -> Vec<usize> {
     Range { start, end: plan.len() }.take_while(deeper).collect()
 }
 
-/// Whether a frame line is in node's own code: its location is one of node's modules (`node:internal/…`,
-/// `node:async_hooks`, …) or V8's built-ins (`<anonymous>`, `index 0`, `native`), and it is not a line to
-/// keep for another reason (see the module's comment).
-fn is_nodes_own(line: &str) -> bool {
+/// A line protection shows for its own sake (an error's name, a `file:line`), or a frame that opens the
+/// error's properties (`… {`).
+fn kept_anyway(line: &str) -> bool {
+    line.trim_end().ends_with('{') || rules::is_error(line) || rules::has_location(line)
+}
+
+/// Whose code a frame line is in, by its location (`at name (location)`, `at location`, or a TAP stack's
+/// line without `at`).
+fn origin(line: &str) -> Origin {
     let frame = line.trim();
     let frame = frame.strip_prefix("at ").unwrap_or(frame);
-    if frame.ends_with('{') || rules::is_error(line) || rules::has_location(line) {
-        return false;
-    }
+    let frame = frame.strip_suffix('{').map_or(frame, str::trim_end);
     let location = match frame.strip_suffix(')').and_then(|f| f.rsplit_once(" (")) {
         Some((_, location)) => location,
         None => frame,
     };
-    location.starts_with("node:")
-        || location == "<anonymous>"
+    if location.starts_with("node:") {
+        Origin::Node
+    } else if location == "<anonymous>"
         || location == "native"
         || location.strip_prefix("index ").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+    {
+        Origin::BuiltIn
+    } else {
+        Origin::Program
+    }
 }
 
 #[cfg(test)]
@@ -148,6 +191,49 @@ mod tests {
         ] {
             assert!(text.contains(kept), "{kept}\n{text}");
         }
+    }
+
+    #[test]
+    fn built_ins_the_users_code_called_stay_and_those_nodes_code_called_are_counted() {
+        let raw = concat!(
+            "/app/src/load.js:3\n        throw new Error('no rows');\n        ^\n\nError: no rows\n",
+            "    at /app/src/load.js:3:9\n",
+            "    at new Promise (<anonymous>)\n",
+            "    at Array.map (<anonymous>)\n",
+            "    at Object.<anonymous> (/app/src/load.js:2:10)\n",
+            "    at new Promise (<anonymous>)\n",
+            "    at <anonymous>\n",
+            "    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n",
+            "    at Module.load (node:internal/modules/cjs/loader:1266:32)\n",
+            "    at async Promise.all (index 0)\n",
+            "    at async Suite.run (node:internal/test_runner/test:1135:7)\n",
+            "    at node:internal/main/run_main_module:28:49\n\nNode.js v20.20.2\n",
+        );
+        let text = compress("node src/load.js", raw, 1).text;
+        let stack = concat!(
+            "Error: no rows\n",
+            "    at /app/src/load.js:3:9\n",
+            // Called by the user's code: its own call path, not node's.
+            "    at new Promise (<anonymous>)\n",
+            "    at Array.map (<anonymous>)\n",
+            "    at Object.<anonymous> (/app/src/load.js:2:10)\n",
+            // Called by node's module loader, and node's own: counted with it, each once.
+            "    … 7 frames of node's own code not shown\n\nNode.js v20.20.2\n[exit:1]\n",
+        );
+        assert!(text.ends_with(stack), "{text}");
+        // A built-in whose caller is not shown is not known to be node's.
+        let mut raw = String::from("Error: x\n    at f (/app/a.js:1:1)\n");
+        raw += &(0..6)
+            .map(|i| format!("    at Module.step{i} (node:internal/modules/cjs/loader:{i}:1)\n"))
+            .collect::<String>();
+        raw += "    at Array.forEach (<anonymous>)\n";
+        let text = compress("node a.js", &raw, 1).text;
+        assert!(
+            text.ends_with(
+                "    … 6 frames of node's own code not shown\n    at Array.forEach (<anonymous>)\n[exit:1]\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

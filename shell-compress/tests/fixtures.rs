@@ -214,7 +214,9 @@ fn verify(f: &Fixture, text: &str, again: &str) -> Verdict {
     let shown = displayed_lines(text).join("\n");
     let past_budget = tokens(&f.raw) > Options::default().listing_budget && PAST_BUDGET.is_match(&shown);
     let mut facts = Facts { total: f.must.len(), ..Facts::default() };
-    for fact in f.must.iter().filter(|fact| !shown.contains(fact.as_str())) {
+    // A fact about a warning grouped with others of its message is on the group's line, read back.
+    let lost = |fact: &&String| !shown.contains(fact.as_str()) && !faithful::grouped::mentions(&shown, fact);
+    for fact in f.must.iter().filter(lost) {
         if past_budget {
             facts.past_budget += 1;
         } else {
@@ -251,7 +253,11 @@ fn invariant_broken(f: &Fixture, text: &str, again: &str) -> Option<String> {
         let mut left_out = faithful::hunks::left_out(&displayed, &view).unwrap_or_default();
         left_out.extend(faithful::go_logs::left_out(&displayed, &view).unwrap_or_default());
         for (_, line) in displayed.iter().enumerate().filter(|(i, _)| !left_out.contains(i)) {
-            if (ERROR_LINE.is_match(line) || LOCATION.is_match(line)) && !has_line(&shown, line) {
+            // A warning grouped with others of its message keeps its location on the group's line.
+            if (ERROR_LINE.is_match(line) || LOCATION.is_match(line))
+                && !has_line(&shown, line)
+                && !faithful::grouped::stands_for(&shown, line)
+            {
                 return Some(format!("error or location line lost: {line:?}"));
             }
         }

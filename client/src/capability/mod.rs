@@ -30,6 +30,7 @@ pub mod rules;
 pub mod search;
 pub mod shell;
 
+use lean_ctx_common::framing::push_block;
 use lean_ctx_proto::v1::ServedBy;
 use serde_json::Value;
 
@@ -115,14 +116,6 @@ pub const fn names<E, const N: usize>(table: &[(&'static str, E); N]) -> [&'stat
         i += 1;
     }
     out
-}
-
-/// Joins views, outputs and notes so that each ends on a line of its own.
-fn push_block(text: &mut String, block: &str) {
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text.push_str(block);
 }
 
 #[cfg(test)]

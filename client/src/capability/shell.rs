@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use lean_ctx_common::framing::{self, CommandEnd, TIMED_OUT, duration};
 use lean_ctx_common::limits::MAX_COMMAND_TIMEOUT_MS;
 use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, Job, JobsAction, JobsRequest, RequestContext};
 use lean_ctx_shell_syntax::quote;
@@ -12,9 +13,6 @@ use serde_json::json;
 
 use super::{Answer, Error, Result, Surface, push_block};
 use crate::backend::Backend;
-
-/// Exit code for a command the timeout killed, as timeout(1) uses.
-pub const TIMED_OUT: i32 = 124;
 
 #[derive(Debug, Clone, Default)]
 pub struct RunArgs {
@@ -73,11 +71,9 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
         return Ok(Answer::ok(format!("job {} started; {hint}", out.job_id), json!({"job_id": out.job_id})));
     }
     let shaped = out.output.unwrap_or_default();
-    let mut text = shaped.text.clone();
-    if out.timed_out {
-        push_block(&mut text, &timed_out_note(out.duration_ms, out.exit_code));
-    }
-    say_no_output(&mut text);
+    // Built as the daemon built what it booked as sent.
+    let end = CommandEnd { exit_code: out.exit_code, timed_out: out.timed_out, duration_ms: out.duration_ms };
+    let text = framing::command_answer(&shaped.text, &end);
     // The call's exit code, in the JSON too (an MCP host's structured content): a timed-out
     // command ended as the timeout made it (the text's `[exit:137]`, which the note explains).
     let exit_code = if out.timed_out { TIMED_OUT } else { out.exit_code };
@@ -89,33 +85,6 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     // A command that ran and failed is an answer, not a failed call: its exit
     // code travels in the text (`[exit:N]`) and in the JSON.
     Ok(Answer { text, is_error: false, exit_code, json })
-}
-
-/// What an agent reads for a command that printed nothing and exited 0 (a failure's text has its
-/// `[exit:N]`): an empty answer reads like a lost one. `lctx run` prints the same, as it does every answer.
-fn say_no_output(text: &mut String) {
-    if text.is_empty() {
-        text.push_str("(no output)");
-    }
-}
-
-/// The note after a timed-out command's output. The output's `[exit:N]` is what the killed command ended
-/// with (137 for SIGKILL); the note says so and gives the code the call ends with, so the two do not
-/// contradict each other.
-fn timed_out_note(duration_ms: u64, exit_code: i32) -> String {
-    let killed =
-        format!("[timed out after {}: the command and everything it started were killed", duration(duration_ms));
-    if exit_code == 0 {
-        format!("{killed}; exit code {TIMED_OUT}, as timeout(1) gives]")
-    } else {
-        format!("{killed}, hence [exit:{exit_code}]; exit code {TIMED_OUT}, as timeout(1) gives]")
-    }
-}
-
-/// `350 ms` under a second (a short timeout reads as what it was), else
-/// `2.5 s`.
-fn duration(ms: u64) -> String {
-    if ms < 1000 { format!("{ms} ms") } else { format!("{:.1} s", ms as f64 / 1000.0) }
 }
 
 /// Job actions by name.
@@ -279,17 +248,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_silent_success_says_so_to_an_agent() {
-        // QA: `go vet ./...` (exit 0, no output) came back to the agent as an empty string.
-        let mut text = String::new();
-        say_no_output(&mut text);
-        assert_eq!(text, "(no output)");
-        let mut text = "[exit:1]".to_string();
-        say_no_output(&mut text);
-        assert_eq!(text, "[exit:1]");
-    }
-
-    #[test]
     fn job_lines_read_naturally() {
         let job = Job { id: 7, command: "make".into(), elapsed_ms: 1250, exit_code: 2, ..Job::default() };
         assert_eq!(job_line(&job), "job 7 · exit 2 · 1.2 s · make");
@@ -302,23 +260,6 @@ mod tests {
         assert!(cancel_note(&job, Surface::Cli).contains("already ended"));
         assert_eq!(session_tag("", false), " · no session");
         assert_eq!(session_tag("s1", true), " · session s1 (this one)");
-    }
-
-    #[test]
-    fn a_timeout_note_explains_the_shown_exit_code_and_gives_the_real_one() {
-        assert_eq!(
-            timed_out_note(1000, 137),
-            "[timed out after 1.0 s: the command and everything it started were killed, hence [exit:137]; exit code \
-             124, as timeout(1) gives]"
-        );
-        assert!(timed_out_note(350, 0).ends_with("were killed; exit code 124, as timeout(1) gives]"));
-    }
-
-    #[test]
-    fn durations_read_in_the_unit_that_shows_them() {
-        assert_eq!(duration(100), "100 ms");
-        assert_eq!(duration(999), "999 ms");
-        assert_eq!(duration(2504), "2.5 s");
     }
 
     #[test]

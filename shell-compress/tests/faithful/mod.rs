@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 pub(crate) mod go_logs;
+pub(crate) mod grouped;
 pub(crate) mod hunks;
 
 /// A shown line that no checker accepts, with the raw line most like it.
@@ -352,6 +353,7 @@ impl State {
             || tree_line(raw, line)
             || commit_line(raw, line)
             || status_names(raw, line)
+            || grouped::true_to(&raw.displayed, line)
             || self.path_line(raw, line)
             || self.match_line(raw, line)
             || self.names_line(raw, line)

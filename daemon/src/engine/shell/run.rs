@@ -90,8 +90,7 @@ impl Engine {
         let spool = Spool::new(self.archive_dir(), Box::new(|text| self.guard.redaction.apply(&config, text)));
         let outcome = exec::run(&p.exec_params(workdir), spool, cancel)?;
         let project = scope.root.display().to_string();
-        let shaped =
-            self.shape_outcome(caller, &project, &p.command, &outcome.output, outcome.exit_code, p.wants_raw());
+        let shaped = self.shape_outcome(caller, &project, &p.command, &outcome, p.wants_raw(), true);
         Ok((outcome, shaped))
     }
 
@@ -202,7 +201,8 @@ impl Engine {
                 .get_or_init(|| {
                     let o = &info.origin;
                     let caller = Caller { session: &o.session, agent: &o.agent, ..Caller::default() };
-                    self.shape_outcome(&caller, &o.project, &info.command, &outcome.output, outcome.exit_code, o.raw)
+                    // A job's output is shown under its job line, nothing after it.
+                    self.shape_outcome(&caller, &o.project, &info.command, outcome, o.raw, false)
                 })
                 .clone())),
             Some(Err(e)) => Some(Err(e.clone())),

@@ -5,8 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
 
+use lean_ctx_common::framing::{self, CommandEnd};
 use lean_ctx_store::{ArchiveEntry, ArchiveWriter, CommandKind, Event, Shape, WrittenBlob};
 
+use super::exec::ExecOutcome;
 use super::spool::{Output, Spilled};
 
 use crate::engine::error::{EngineError, EngineResult};
@@ -93,23 +95,34 @@ impl Engine {
     }
 
     /// Shapes a command's output as its spool left it: a whole output as
-    /// [`Engine::shape_output`] does, a spilled one from what was kept of it.
+    /// [`Engine::shape_output`] does, a spilled one from what was kept of it. `answered`: the
+    /// output is ctx_shell's answer to the command, which ends as [`framing::command_answer`]
+    /// ends it — the ledger books that text as sent, since it is what the agent receives.
     pub fn shape_outcome(
         &self,
         caller: &Caller<'_>,
         project: &str,
         command: &str,
-        output: &Output,
-        exit_code: i32,
+        outcome: &ExecOutcome,
         raw: bool,
+        answered: bool,
     ) -> Shaped {
-        match output {
-            Output::Whole(bytes) => self.shape_output(caller, project, command, bytes, exit_code, raw),
-            Output::Spilled(spilled) => self.shape_spilled(caller, project, command, spilled, exit_code, raw),
+        let command = &self.masked_command(command);
+        let exit_code = outcome.exit_code;
+        let mut shaped = match &outcome.output {
+            Output::Whole(bytes) => self.shaped_whole(caller, project, command, bytes, exit_code, raw),
+            Output::Spilled(spilled) => self.shaped_spilled(caller, project, command, spilled, exit_code, raw),
+        };
+        if answered {
+            let duration_ms = u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX);
+            let end = CommandEnd { exit_code, timed_out: outcome.timed_out, duration_ms };
+            shaped.sent_tokens = self.tokens.count(&framing::command_answer(&shaped.text, &end)) as u64;
         }
+        self.account(caller, project, command, exit_code, &shaped);
+        shaped
     }
 
-    /// Shapes `output` of `command`. `raw` returns it untouched.
+    /// Shapes `output` of `command` and books it. `raw` returns it untouched.
     pub fn shape_output(
         &self,
         caller: &Caller<'_>,
@@ -119,15 +132,35 @@ impl Engine {
         exit_code: i32,
         raw: bool,
     ) -> Shaped {
+        let command = &self.masked_command(command);
+        let shaped = self.shaped_whole(caller, project, command, output, exit_code, raw);
+        self.account(caller, project, command, exit_code, &shaped);
+        shaped
+    }
+
+    /// The command line with its secrets masked: it goes into the archive, session memory and
+    /// logs.
+    fn masked_command(&self, command: &str) -> String {
+        self.guard.redaction.apply(&self.config.get(), command.to_string()).0
+    }
+
+    /// Shapes `output` of (the masked) `command`, not yet booked. `raw` returns it untouched.
+    fn shaped_whole(
+        &self,
+        caller: &Caller<'_>,
+        project: &str,
+        command: &str,
+        output: &[u8],
+        exit_code: i32,
+        raw: bool,
+    ) -> Shaped {
         // Secrets are masked before anything else sees the output: the
-        // archive keeps what the agent was shown, never more, and the
-        // command line goes into session memory and logs without them.
+        // archive keeps what the agent was shown, never more.
         let config = self.config.get();
-        let command = &self.guard.redaction.apply(&config, command.to_string()).0;
         let (text, redacted) = self.guard.redaction.apply(&config, String::from_utf8_lossy(output).into_owned());
         let output = if redacted > 0 { text.as_bytes() } else { output };
         let raw_tokens = self.tokens.count(&text) as u64;
-        let shaped = if raw {
+        if raw {
             Shaped {
                 text: text.to_string(),
                 family: "raw".into(),
@@ -169,16 +202,14 @@ impl Engine {
                 }
             }
             shaped
-        };
-        self.account(caller, project, command, exit_code, &shaped);
-        shaped
+        }
     }
 
     /// Shapes an output too large to hold: its kept lines (redacted by the
     /// spool already) are compressed, and the original streamed while the
     /// command ran is archived; the answer always names the archive, since
     /// the middle was left out whether or not compression shortened the rest.
-    fn shape_spilled(
+    fn shaped_spilled(
         &self,
         caller: &Caller<'_>,
         project: &str,
@@ -187,7 +218,6 @@ impl Engine {
         exit_code: i32,
         raw: bool,
     ) -> Shaped {
-        let command = &self.guard.redaction.apply(&self.config.get(), command.to_string()).0;
         let (body, family) = if raw {
             (spilled.view.clone(), "raw")
         } else {
@@ -207,16 +237,14 @@ impl Engine {
         };
         let text = format!("{}\n{}\n{last_line}", body.trim_end_matches('\n'), spilled_line(spilled));
         let sent_tokens = self.tokens.count(&text) as u64;
-        let shaped = Shaped {
+        Shaped {
             text,
             family: family.to_string(),
             shortened: true,
             archive_id: archived.ok(),
             raw_tokens: spilled.raw_tokens,
             sent_tokens,
-        };
-        self.account(caller, project, command, exit_code, &shaped);
-        shaped
+        }
     }
 
     /// Records a shaped run in the ledger and in the caller's session.
