@@ -617,18 +617,13 @@ impl Graph {
     /// method call or a construction, resolved or not (an attribute read is left out: it is a
     /// call only where it reaches a property).
     pub fn other_call_on_line(&self, file: &str, line: u32, column: u32) -> bool {
-        self.calls_on_line(file, line).any(|r| r.column != column)
+        self.calls_on_line(file, line).is_some_and(|calls| calls.other_than(column))
     }
 
     /// Whether `line` of `file` holds two calls or more: for a site another tool located (a
     /// language server), whose column need not be where the graph puts the call.
     pub fn several_calls_on_line(&self, file: &str, line: u32) -> bool {
-        self.calls_on_line(file, line).nth(1).is_some()
-    }
-
-    fn calls_on_line(&self, file: &str, line: u32) -> impl Iterator<Item = &Ref> {
-        let refs = self.file(file).map_or(&[][..], |entry| &entry.facts.refs[..]);
-        refs.iter().filter(move |r| r.line == line && r.kind.is_call() && r.kind != RefKind::Read)
+        self.calls_on_line(file, line).is_some_and(|calls| calls.several())
     }
 
     fn summary_or_missing(&self, id: &DefId) -> DefSummary {
