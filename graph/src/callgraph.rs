@@ -878,6 +878,28 @@ mod tests {
         assert_eq!(edges, ["jobs.go:29 send -> Task::Run", "jobs.go:38 indices -> Task::Run"]);
     }
 
+    /// A Go variable made by `make` has the type `make` is given: a channel's, slice's or map's
+    /// elements are that type's, so a method called on one (ranged over, or through a copy of
+    /// the variable) is that type's. The variable was left untyped, and with two types defining
+    /// `Run` each call was a guess by name.
+    #[test]
+    fn a_go_variable_made_by_make_has_the_type_it_is_given() {
+        let source = "package jobs\n\ntype Job struct{}\n\nfunc (j *Job) Run() {}\n\ntype Task struct{}\n\n\
+                      func (t Task) Run() {}\n\n\
+                      func consume() {\n\tch := make(chan *Job)\n\tfor j := range ch {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func copied() {\n\tch := make(chan<- *Job, 4)\n\tout := ch\n\tfor j := range out {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func listed() {\n\tjobs := make([]*Job, 0)\n\tfor _, j := range jobs {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func keyed() {\n\tvar byTask = make(map[Task]int)\n\tfor t := range byTask {\n\t\tt.Run()\n\t}\n}\n";
+        let graph = graph(&[("jobs.go", source)]);
+        let (edges, _) = callers(&graph, "Job::Run", "jobs.go");
+        assert_eq!(
+            edges,
+            ["jobs.go:14 consume -> Job::Run", "jobs.go:22 copied -> Job::Run", "jobs.go:29 listed -> Job::Run"]
+        );
+        let (edges, _) = callers(&graph, "Task::Run", "jobs.go");
+        assert_eq!(edges, ["jobs.go:36 keyed -> Task::Run"]);
+    }
+
     /// A site on a line where another call is written says so, though the answer lists only
     /// it: `a.run(); b.run()` with `a` and `b` of two types is one caller of each `run`, and
     /// `file:line` alone did not say which call on the line it is.
