@@ -617,18 +617,13 @@ impl Graph {
     /// method call or a construction, resolved or not (an attribute read is left out: it is a
     /// call only where it reaches a property).
     pub fn other_call_on_line(&self, file: &str, line: u32, column: u32) -> bool {
-        self.calls_on_line(file, line).any(|r| r.column != column)
+        self.calls_on_line(file, line).is_some_and(|calls| calls.other_than(column))
     }
 
     /// Whether `line` of `file` holds two calls or more: for a site another tool located (a
     /// language server), whose column need not be where the graph puts the call.
     pub fn several_calls_on_line(&self, file: &str, line: u32) -> bool {
-        self.calls_on_line(file, line).nth(1).is_some()
-    }
-
-    fn calls_on_line(&self, file: &str, line: u32) -> impl Iterator<Item = &Ref> {
-        let refs = self.file(file).map_or(&[][..], |entry| &entry.facts.refs[..]);
-        refs.iter().filter(move |r| r.line == line && r.kind.is_call() && r.kind != RefKind::Read)
+        self.calls_on_line(file, line).is_some_and(|calls| calls.several())
     }
 
     fn summary_or_missing(&self, id: &DefId) -> DefSummary {
@@ -881,6 +876,28 @@ mod tests {
         assert_eq!(edges, ["jobs.go:17 consume -> Job::Run", "jobs.go:23 Pool::drain -> Job::Run"]);
         let (edges, _) = callers(&graph, "Task::Run", "jobs.go");
         assert_eq!(edges, ["jobs.go:29 send -> Task::Run", "jobs.go:38 indices -> Task::Run"]);
+    }
+
+    /// A Go variable made by `make` has the type `make` is given: a channel's, slice's or map's
+    /// elements are that type's, so a method called on one (ranged over, or through a copy of
+    /// the variable) is that type's. The variable was left untyped, and with two types defining
+    /// `Run` each call was a guess by name.
+    #[test]
+    fn a_go_variable_made_by_make_has_the_type_it_is_given() {
+        let source = "package jobs\n\ntype Job struct{}\n\nfunc (j *Job) Run() {}\n\ntype Task struct{}\n\n\
+                      func (t Task) Run() {}\n\n\
+                      func consume() {\n\tch := make(chan *Job)\n\tfor j := range ch {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func copied() {\n\tch := make(chan<- *Job, 4)\n\tout := ch\n\tfor j := range out {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func listed() {\n\tjobs := make([]*Job, 0)\n\tfor _, j := range jobs {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func keyed() {\n\tvar byTask = make(map[Task]int)\n\tfor t := range byTask {\n\t\tt.Run()\n\t}\n}\n";
+        let graph = graph(&[("jobs.go", source)]);
+        let (edges, _) = callers(&graph, "Job::Run", "jobs.go");
+        assert_eq!(
+            edges,
+            ["jobs.go:14 consume -> Job::Run", "jobs.go:22 copied -> Job::Run", "jobs.go:29 listed -> Job::Run"]
+        );
+        let (edges, _) = callers(&graph, "Task::Run", "jobs.go");
+        assert_eq!(edges, ["jobs.go:36 keyed -> Task::Run"]);
     }
 
     /// A site on a line where another call is written says so, though the answer lists only

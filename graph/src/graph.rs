@@ -29,6 +29,7 @@ use lean_ctx_outline::Language;
 use serde::{Deserialize, Serialize};
 
 use crate::bindings;
+use crate::call_lines::LineCalls;
 use crate::facts::{Def, FileFacts, Import, Ref, RefKind};
 use crate::interrupt::{Interrupt, Interrupted};
 use crate::js_modules::JsModules;
@@ -117,6 +118,8 @@ pub struct Graph {
     defs_by_name: HashMap<String, Named>,
     /// Name written → the references using it.
     refs_by_name: HashMap<String, BTreeSet<(String, u32)>>,
+    /// Each file's lines holding calls (see [`crate::call_lines`]).
+    call_lines: HashMap<String, HashMap<u32, LineCalls>>,
     /// The files by the path components module paths are matched on.
     modules: modules::FileIndex,
     /// The bare specifiers the project's JavaScript/TypeScript configs map into it.
@@ -164,6 +167,11 @@ impl Graph {
 
     pub fn reference(&self, file: &str, index: u32) -> Option<&Ref> {
         self.files.get(file)?.facts.refs.get(index as usize)
+    }
+
+    /// The calls written on `line` of `file`; `None` for a line holding none.
+    pub(crate) fn calls_on_line(&self, file: &str, line: u32) -> Option<&LineCalls> {
+        self.call_lines.get(file)?.get(&line)
     }
 
     /// Definitions and references held, for Status.
@@ -314,6 +322,7 @@ impl Graph {
         for (index, r) in entry.facts.refs.iter().enumerate() {
             self.refs_by_name.entry(r.name.clone()).or_default().insert((path.to_string(), index as u32));
         }
+        self.call_lines.insert(path.to_string(), crate::call_lines::of(&entry.facts.refs));
         self.modules.insert(path);
         self.files.insert(path.to_string(), entry);
     }
@@ -322,6 +331,7 @@ impl Graph {
     pub fn remove(&mut self, path: &str) -> bool {
         let Some(old) = self.files.remove(path) else { return false };
         self.derived = Derived::default();
+        self.call_lines.remove(path);
         self.modules.remove(path);
         for (index, def) in old.facts.defs.iter().enumerate() {
             let id = DefId { file: path.to_string(), index: index as u32 };

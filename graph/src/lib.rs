@@ -10,6 +10,7 @@
 //! graph per project beside the search index and feeds it the index's file changes.
 
 mod bindings;
+mod call_lines;
 mod callgraph;
 mod commonjs;
 mod declarations;

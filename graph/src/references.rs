@@ -203,8 +203,9 @@ const RUST_BINDINGS: &str = r#"
 "#;
 
 /// Go's bindings: typed parameters, fields and `var`s, `x := T{…}` / `&T{…}` / `new(T)`, `x := f()`,
-/// and a `range` loop's variables: the first is a channel's element or a map's key (`bind.key`),
-/// the second an element.
+/// `x := make(chan T)` (or a slice or map: the type `make` is given), `y := x` (what `x` was
+/// bound to), and a `range` loop's variables: the first is a channel's element or a map's key
+/// (`bind.key`), the second an element.
 const GO_BINDINGS: &str = r#"
 (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type)
 (field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)
@@ -226,6 +227,14 @@ const GO_BINDINGS: &str = r#"
 (var_spec name: (identifier) @bind.name !type
   value: (expression_list . (call_expression function: (identifier) @bind.var (#eq? @bind.var "new")
     arguments: (argument_list . (_) @bind.type))))
+(short_var_declaration left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (call_expression function: (identifier) @bind.var (#eq? @bind.var "make")
+    arguments: (argument_list . (_) @bind.type))))
+(var_spec name: (identifier) @bind.name !type
+  value: (expression_list . (call_expression function: (identifier) @bind.var (#eq? @bind.var "make")
+    arguments: (argument_list . (_) @bind.type))))
+(short_var_declaration left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (identifier) @bind.copy .))
 (short_var_declaration left: (expression_list . (identifier) @bind.name)
   right: (expression_list . [(selector_expression) (index_expression)] @bind.value))
 (short_var_declaration left: (expression_list . (identifier) @bind.name)

@@ -31,9 +31,11 @@ pub(crate) fn glob(
     }
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
     let hidden = names_hidden(pattern) || scope.is_hidden();
-    let mut withheld = Withheld::default();
-    let Matches { mut paths, mut links, skipped } =
-        matching(scope, &set, hidden, config, &mut |path| !withheld.check(withhold, path));
+    // Links apart: a withheld link is no file the answer left out.
+    let (mut withheld, mut withheld_links) = (Withheld::default(), Withheld::default());
+    let Matches { mut paths, mut links, skipped } = matching(scope, &set, hidden, config, &mut |path, link| {
+        !(if link { &mut withheld_links } else { &mut withheld }).check(withhold, path)
+    });
     paths.sort();
     links.sort();
     let total = paths.len() as u64;
@@ -50,8 +52,8 @@ pub(crate) fn glob(
         truncated: shown < total,
         skipped,
         hint,
-        withheld: withheld.results,
-        withheld_note: withheld.note("matching file"),
+        withheld: withheld.results + withheld_links.results,
+        withheld_note: Withheld::note_of(&[(&withheld, "matching file"), (&withheld_links, "matching link")]),
         links_note: links_note(&links),
         text: String::new(),
     };
@@ -68,14 +70,14 @@ struct Matches {
 }
 
 /// The files under the scope whose path below it `set` matches and `keep` keeps (given the
-/// absolute path), the links it names, and what was skipped; hidden paths walked only with
-/// `hidden`.
+/// absolute path and whether it is a link), the links it names, and what was skipped; hidden
+/// paths walked only with `hidden`.
 fn matching(
     scope: &Scope,
     set: &globset::GlobSet,
     hidden: bool,
     config: &SearchConfig,
-    keep: &mut dyn FnMut(&Path) -> bool,
+    keep: &mut dyn FnMut(&Path, bool) -> bool,
 ) -> Matches {
     let mut skipped = Skipped::default();
     let (mut paths, mut links) = (Vec::new(), Vec::new());
@@ -92,9 +94,9 @@ fn matching(
         // file the answer left out).
         let named = |inner: &Path| set.is_match(inner);
         match classify(&entry, u64::MAX) {
-            EntryKind::File(_) if named(inner) && keep(entry.path()) => paths.push(rel.to_path_buf()),
+            EntryKind::File(_) if named(inner) && keep(entry.path(), false) => paths.push(rel.to_path_buf()),
             EntryKind::Skip(reason) if named(inner) => skipped.count(reason),
-            _ if entry.path_is_symlink() && named(inner) && keep(entry.path()) => links.push(rel.to_path_buf()),
+            _ if entry.path_is_symlink() && named(inner) && keep(entry.path(), true) => links.push(rel.to_path_buf()),
             _ => {}
         }
     }
@@ -139,7 +141,7 @@ fn empty_hint(
     if hidden {
         return None;
     }
-    let hidden_matches = matching(scope, set, true, config, &mut |path| withhold(path).is_none()).paths.len() as u64;
+    let hidden_matches = matching(scope, set, true, config, &mut |path, _| withhold(path).is_none()).paths.len() as u64;
     (hidden_matches > 0).then(|| {
         format!(
             "{} under hidden paths (a name starting with `.`) {}; they are left out unless the pattern or the \

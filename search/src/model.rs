@@ -142,8 +142,8 @@ pub struct GlobResult {
     /// What an answer with no file says of where the files may be: hidden paths that match
     /// (left out unless the pattern names one), or a directory the pattern names.
     pub hint: Option<String>,
-    /// Matching files the user's read rules withhold, counted (not in `total`), and the line
-    /// saying so.
+    /// Matching files and links the user's read rules withhold, counted (not in `total`), and
+    /// the line saying so (links counted apart).
     pub withheld: u64,
     pub withheld_note: Option<String>,
     /// The line naming symbolic links the pattern matched: walks do not follow links, so they

@@ -63,9 +63,19 @@ impl Withheld {
     /// `3 matches withheld by the user's Read rules: R1; R2`, or nothing. Neither the files nor
     /// their number are named: only what the rules, which the user wrote, already say.
     pub fn note(&self, unit: &str) -> Option<String> {
-        (self.results > 0).then(|| {
-            let rules: Vec<&str> = self.rules.iter().map(String::as_str).collect();
-            format!("{} withheld by the user's Read rules: {}", count(self.results, unit), rules.join("; "))
+        Withheld::note_of(&[(self, unit)])
+    }
+
+    /// One note for results of several kinds, each counted in its own unit (`1 matching file and
+    /// 1 matching link withheld …`), the rules of all of them named once; nothing when none was
+    /// withheld.
+    pub fn note_of(parts: &[(&Withheld, &str)]) -> Option<String> {
+        let counted: Vec<String> =
+            parts.iter().filter(|(w, _)| w.results > 0).map(|(w, unit)| count(w.results, unit)).collect();
+        (!counted.is_empty()).then(|| {
+            let rules: BTreeSet<&str> = parts.iter().flat_map(|(w, _)| w.rules.iter().map(String::as_str)).collect();
+            let rules: Vec<&str> = rules.into_iter().collect();
+            format!("{} withheld by the user's Read rules: {}", counted.join(" and "), rules.join("; "))
         })
     }
 }

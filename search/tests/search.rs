@@ -260,6 +260,14 @@ fn a_glob_names_the_links_it_matches() {
     );
     let result = engine.glob(fx.root(), "src/m*.rs", None, 10, &|_| None).unwrap();
     assert_eq!(result.text, "src/main.rs\n1 file\n");
+    // A link a Read rule withholds is counted as a link, not among the files withheld.
+    let deny = |path: &Path| path.starts_with(fx.root().join("src")).then(|| "deny Read(./src/**)".to_string());
+    let result = engine.glob(fx.root(), "src/*.rs", None, 10, &deny).unwrap();
+    assert_eq!(
+        result.text,
+        "no files match\n2 matching files and 1 matching link withheld by the user's Read rules: deny Read(./src/**)\n"
+    );
+    assert_eq!(result.withheld, 3);
 }
 
 /// Hidden paths are left out as ripgrep leaves them out, but a request that names one (a glob,

@@ -134,7 +134,7 @@ fn bad_input_gets_an_answer_that_says_what_to_do() {
         &[
             ("a.py", "def load():\n    pass\n"),
             ("b.py", "def load():\n    pass\n\n\ndef run():\n    load()\n"),
-            ("tool.rb", "def load; end\n"),
+            ("tool.rb", "def load; end\n\nclass Tool\n  def build; end\nend\n"),
         ],
     );
     let _daemon = home.spawn_daemon(&[]);
@@ -154,6 +154,19 @@ fn bad_input_gets_an_answer_that_says_what_to_do() {
     let ruby = lctx(&home, &root, false, &["callgraph", "load", "--file", "tool.rb"]);
     assert_eq!(ruby.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&ruby.stderr).contains("no queries for ruby files"), "{}", describe(&ruby));
+
+    // A name only a file of a language the graph does not read defines is said to be there,
+    // by the daemon and the in-process engine alike.
+    for no_daemon in [false, true] {
+        let uncovered = lctx(&home, &root, no_daemon, &["callgraph", "build"]);
+        assert_eq!(uncovered.status.code(), Some(1), "{}", describe(&uncovered));
+        assert!(
+            String::from_utf8_lossy(&uncovered.stderr)
+                .contains("`build` is defined in tool.rb (ruby), which the call graph does not cover"),
+            "{}",
+            describe(&uncovered)
+        );
+    }
 
     let outside = home.path().join("elsewhere.py");
     std::fs::write(&outside, "def load():\n    pass\n").unwrap();

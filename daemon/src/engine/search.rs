@@ -455,7 +455,7 @@ impl Engine {
     /// of its lines (an ask rule guards content; the host's own tool asks the user), and the
     /// answer's note names the rule and where it is written, never the file. The rules are those
     /// of the project searched (`root`). `None` without rules.
-    fn read_rules_withhold(&self, root: &Path) -> Option<Withhold> {
+    pub(in crate::engine) fn read_rules_withhold(&self, root: &Path) -> Option<Withhold> {
         let rules = self.permission_rules_at(root, &self.config.get());
         if rules.permissions.is_empty() {
             return None;

@@ -13,7 +13,7 @@ use lean_ctx_search::Withheld;
 use super::subject::withholds;
 use super::{GraphView, Phase};
 use crate::engine::cancel::Cancel;
-use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::project::Scope;
 use crate::engine::{Caller, Engine};
 
@@ -112,6 +112,17 @@ impl Engine {
         let gone = || p.cancel.is_cancelled();
         let interrupt = Interrupt::new(&gone);
         let answer = project.read(|view| answer(&view, p.action, first, second, file.as_deref(), depth, interrupt));
+        // A name only files of a language the graph does not read define is no unknown name.
+        let answer = answer.map_err(|e| match (e.kind, file.is_none()) {
+            (ErrorKind::NotFound, true) => {
+                let known = |symbol: &str| {
+                    project.read(|view| !matches!(view.graph.lookup(symbol, None), Lookup::Unknown { .. }))
+                };
+                let symbols: Vec<&str> = [Some(first), second].into_iter().flatten().collect();
+                self.uncovered_note(&root, &symbols, known).map_or(e, EngineError::not_found)
+            }
+            _ => e,
+        });
         let mut answer = self.stopped.count_if_cancelled(answer)?;
         if p.precise {
             super::precise::apply(self, &config, &root, p.action, depth, &mut answer);

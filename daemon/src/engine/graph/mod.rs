@@ -16,6 +16,7 @@ pub mod precise;
 pub mod related;
 pub mod repomap;
 pub mod subject;
+mod uncovered;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{Read as _, Write as _};
