@@ -352,7 +352,12 @@ fn pushed(destination: &str, opaque: &[&str], cwd: &Path, repository: Option<Rep
         return Some(GitReads { command, unknown_source: Some(unknown), ..GitReads::default() });
     }
     let path = command_path(&cwd.join(destination.strip_prefix("file://").unwrap_or(destination)), cwd);
-    if git_index::repository(&path).is_some_and(|to| to.top == repository.top) {
+    // git opens the destination itself as a repository (its top, its git directory), never one
+    // above it: a bare repository inside the work tree is another repository.
+    let real = |path: &Path| path.canonicalize().ok();
+    let itself = real(&path)
+        .is_some_and(|to| [&repository.top, &repository.git_dir].iter().any(|own| real(own) == Some(to.clone())));
+    if itself {
         return None;
     }
     Some(GitReads {

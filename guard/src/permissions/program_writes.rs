@@ -73,7 +73,11 @@ const JAR: Spec = Spec {
 /// removes); `-O` writes the archive elsewhere.
 pub(crate) const ZIP: Spec = Spec {
     short_values: "bntPOZs",
-    long: &[long("move", "move", false, Some('m')), long("output-file", "ou", true, Some('O'))],
+    long: &[
+        long("move", "move", false, Some('m')),
+        long("output-file", "ou", true, Some('O')),
+        long("names-stdin", "names", false, Some('@')),
+    ],
 };
 /// unzip's options are no getopt's, but alike: `-dDIR`, `-x` names the
 /// members left out (the words after it).
@@ -426,10 +430,26 @@ fn old_style_options<'a>(spec: &Spec, args: &[&'a str]) -> (&'a str, Parsed) {
 
 /// The operands `tar --remove-files` removes once it has archived them,
 /// and the lists naming more it removes (`-T`/`--files-from`).
-pub(crate) fn tar_removed(args: &[&str]) -> Option<(Vec<usize>, Vec<Part>)> {
+pub(crate) fn tar_removed(args: &[&str]) -> Option<TarRemoved> {
     let parsed = tar_options(args).1;
+    if !parsed.has(Name::Long("remove-files")) {
+        return None;
+    }
     let lists = parsed.values(Name::Short('T'));
-    parsed.has(Name::Long("remove-files")).then_some((parsed.operands, lists))
+    // An operand after a `-C DIR` is DIR's (`tar -cf a.tar --remove-files -C config a.ini`).
+    let first_dir = parsed.values(Name::Short('C')).into_iter().min_by_key(|dir| dir.word);
+    let (here, elsewhere) = parsed.operands.iter().partition(|&&word| first_dir.is_none_or(|dir| word < dir.word));
+    Some(TarRemoved { operands: here, lists, after_directory: first_dir.filter(|_| !Vec::is_empty(&elsewhere)) })
+}
+
+/// What `tar --remove-files` removes ([`tar_removed`]).
+pub(crate) struct TarRemoved {
+    /// The operands named from its working directory.
+    pub(crate) operands: Vec<usize>,
+    /// Its `-T` lists, whose names are known only when it runs.
+    pub(crate) lists: Vec<Part>,
+    /// The first `-C` directory, when operands follow it: named from there.
+    pub(crate) after_directory: Option<Part>,
 }
 
 /// Whether tar archives what the links it meets lead to (`-h`, `--dereference`).

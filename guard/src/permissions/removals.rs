@@ -83,17 +83,29 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
         "shred" => Some(of("overwrites", SHRED.parse(args).operands, false)),
         "mv" => Some(of("moves away", written(program, args)?.sources, true)),
         "tar" => {
-            let (operands, lists) = super::program_writes::tar_removed(args)?;
-            // Each list is read as a file tar reads (see `readers`); what it names, only when it runs.
-            let named = lists.iter().map(|list| format!("`{}`", &args[list.word][list.from..])).collect::<Vec<_>>();
+            let removed = super::program_writes::tar_removed(args)?;
+            let word = |part: &Part| &args[part.word][part.from..];
+            // Each list is read as a file tar reads (see `readers`); what it names, only when it
+            // runs; so are the operands named from a `-C` directory, which may change between them.
+            let named = removed.lists.iter().map(|list| format!("`{}`", word(list))).collect::<Vec<_>>();
             let verb = if named.len() == 1 { "names" } else { "name" };
-            let unknown = (!named.is_empty()).then(|| format!("the files {} {verb}", named.join(" and ")));
-            Some(Removed { unknown, ..of("removes", operands, true) })
+            let listed = (!named.is_empty()).then(|| format!("the files {} {verb}", named.join(" and ")));
+            let under = removed.after_directory.map(|dir| format!("the files named after `-C {}`", word(&dir)));
+            let unknown = [listed, under].into_iter().flatten().collect::<Vec<_>>();
+            let unknown = (!unknown.is_empty()).then(|| unknown.join(" and "));
+            Some(Removed { unknown, ..of("removes", removed.operands, true) })
         }
         "zip" => {
             let parsed = super::program_writes::ZIP.parse(args);
             let inputs = parsed.operands.get(1..).filter(|_| parsed.has(Name::Short('m')))?;
-            Some(of("removes", inputs.to_vec(), true))
+            // zip reads names from its input (`-@`) and matches wildcards itself (`'conf*'`):
+            // those files are known only when it runs.
+            let stdin = parsed.has(Name::Short('@')).then(|| "the files named on its input".to_string());
+            let patterns = inputs.iter().map(|&at| args[at]).filter(|input| input.contains(['*', '?', '[']));
+            let matched = patterns.map(|pattern| format!("the files `{pattern}` matches"));
+            let unknown = stdin.into_iter().chain(matched).collect::<Vec<_>>();
+            let unknown = (!unknown.is_empty()).then(|| unknown.join(" and "));
+            Some(Removed { unknown, ..of("removes", inputs.to_vec(), true) })
         }
         "rsync" if args.iter().any(|arg| arg.starts_with("--remove-source")) => {
             Some(of("moves away", written(program, args)?.sources, true))
@@ -215,7 +227,8 @@ mod tests {
         assert_eq!(of("rsync", "-a --remove-source-files a dest"), Some((vec![2], true)));
         assert_eq!(of("rsync", "-a a dest"), None);
         assert_eq!(of("tar", "czf a.tgz --remove-files a b"), Some((vec![3, 4], true)));
-        assert_eq!(of("tar", "-c --rem -f a.tar -C x a"), Some((vec![6], true)));
+        assert_eq!(of("tar", "-c --rem -f a.tar -C x a"), Some((vec![], true)), "`a` is x/a: known when it runs");
+        assert_eq!(of("tar", "-c --rem -f a.tar b -C x a"), Some((vec![4], true)));
         assert_eq!(of("tar", "-czf a.tgz a"), None);
         let listed = |line: &str| {
             let args: Vec<&str> = line.split_whitespace().collect();

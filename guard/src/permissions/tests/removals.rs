@@ -210,3 +210,27 @@ fn tar_remove_files_from_a_list_removes_what_only_the_list_names() {
     assert_eq!(p2.check_shell("tar -czf /tmp/c.tgz --remove-files -T list", &s2.root), Verdict::Allow);
     assert_eq!(p.check_shell("tar -czf /tmp/c.tgz -T list", &s.root), Verdict::Allow);
 }
+
+#[test]
+fn what_tar_and_zip_name_only_when_they_run_is_asked_about() {
+    let (s, p, file) = config();
+    // A reader: each removed config/a.ini unchecked (tar's operand taken from the working
+    // directory, not from `-C`; zip's names read from its input or matched by zip itself).
+    for (command, part) in [
+        ("tar -cf /tmp/a.tar --remove-files -C config a.ini", "`tar` removes the files named after `-C config`"),
+        (
+            "tar -cf /tmp/a.tar --remove-files --directory=config a.ini",
+            "`tar` removes the files named after `-C config`",
+        ),
+        ("find config -print | zip -m -@ /tmp/o.zip", "`zip` removes the files named on its input"),
+        ("find config | zip --names-stdin --move /tmp/o.zip", "`zip` removes the files named on its input"),
+        ("zip -rm /tmp/o.zip 'conf*'", "`zip` removes the files `conf*` matches"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Edit(./config/**)", &file, part), "{command}");
+    }
+    // Named before any `-C`: from the working directory, as before.
+    assert_eq!(
+        p.check_shell("tar -cf /tmp/a.tar --remove-files config/a.ini -C src x", &s.root),
+        because(deny("Edit(./config/**)", &file), "`tar` removes `config/a.ini`")
+    );
+}

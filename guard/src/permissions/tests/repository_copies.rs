@@ -161,6 +161,16 @@ fn push_to_a_remote_whose_url_is_a_local_path_reads_every_tracked_file() {
     // A name no remote has is a path, where there is one.
     git(&s.root, &["init", "-q", "mirror"]);
     assert_eq!(p.check_shell("git push mirror main", &s.root), reads(&format!("its working directory {top}")));
+    // A reader: a bare repository inside the work tree was taken for the repository itself.
+    git(&s.root, &["init", "-q", "--bare", "copy.git"]);
+    for command in
+        ["git push ./copy.git HEAD:main", "git push --repo ./copy.git HEAD:main", "git -C src push ../copy.git"]
+    {
+        assert_eq!(p.check_shell(command, &s.root), reads(&format!("its working directory {top}")), "{command}");
+    }
+    for command in ["git push ./.git HEAD:main", "git -C src push .. HEAD:main"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}: the repository itself");
+    }
     // Another host's, or no such remote (and no such path): git pushes nowhere local.
     for command in ["git push hub main", "git push origin main", "git push"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
