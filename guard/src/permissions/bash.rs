@@ -204,11 +204,15 @@ pub(crate) struct Invocation {
     /// The program's word as written when it is not a literal (`$x`,
     /// `$(echo rm)`): what runs is known only when the command does.
     pub(crate) unknown_program: Option<String>,
+    /// The wrapper running it where the paths it names are not the host's
+    /// (`bwrap --bind . /mnt`, `proot -r dir`), as written: what it reads
+    /// and writes is known only when it runs.
+    pub(crate) other_files: Option<String>,
     /// The wrapper (`xargs`, `parallel`) that adds to the program's
     /// arguments names it reads from its input when the command runs.
     pub(crate) input_names: Option<String>,
     /// The variables set for the program alone, by name (`GIT_DIR=x git …`,
-    /// `env GIT_DIR=x git …`), and those of [`EXPORTS_FOLLOWED`] an earlier
+    /// `env GIT_DIR=x git …`, `bwrap --setenv GIT_DIR x git …`), and those of [`EXPORTS_FOLLOWED`] an earlier
     /// command of the line set (`export GIT_DIR=x; git …`; not a literal
     /// when it may not be exported or hold another value).
     pub(crate) assignments: Vec<(String, Arg)>,
@@ -674,6 +678,12 @@ fn look_through(
             let word = &words[word];
             Arg { text: word.text[from..].to_string(), glob: None, ..Arg::of(word, vars) }
         }
+        Chdir::FromRoot(word, from) => {
+            let word = &words[word];
+            let text = &word.text[from..];
+            let text = if text.starts_with('/') { text.to_string() } else { format!("/{text}") };
+            Arg { text, glob: None, ..Arg::of(word, vars) }
+        }
         Chdir::Unknown => Arg::unknown(texts.get(at).copied().unwrap_or_default().to_string()),
     });
     // The files a wrapper reads itself (`xargs -a F`, `dbus-run-session --config-file F`).
@@ -713,6 +723,7 @@ fn look_through(
         })
         .collect();
     let mut unknown_program = words.get(at).filter(|word| known_only_when_run(word)).map(|word| word.text.clone());
+    let mut other_files = None;
     let program_word = words.get(at).map(|word| word.text.clone()).unwrap_or_default();
     let script = |runs: Runs| {
         let program = program_word.clone();
@@ -739,6 +750,11 @@ fn look_through(
         Some(name) if wrappers::is_wrapper(name) => match wrappers::run(name, &texts[at + 1..]).map(|w| w.run) {
             Some(Run::Script(text)) => Some(own_shell(text)),
             Some(Run::Unknown(written)) => {
+                unknown_program.get_or_insert(written);
+                None
+            }
+            Some(Run::Elsewhere(written)) => {
+                other_files = Some(format!("`{written}`, which shows its command other files at the paths it names"));
                 unknown_program.get_or_insert(written);
                 None
             }
@@ -806,13 +822,17 @@ fn look_through(
         };
     let calls_function = program.as_deref().is_some_and(|name| aliases.defines_function(name));
     let moves_dir = matches!(program.as_deref(), Some("cd" | "pushd" | "popd")) || (sets_anything && !calls_function);
-    let assignments = words.get(..at).unwrap_or_default().iter().filter(|word| is_assignment(&word.text));
-    let mut assignments: Vec<(String, Arg)> = assignments
-        .map(|word| {
-            let (name, value) = word.text.split_once('=').expect("an assignment");
-            (name.to_string(), Arg { text: value.to_string(), glob: None, ..Arg::of(word, vars) })
-        })
-        .collect();
+    let assignments = (0..at.min(words.len())).filter(|&i| is_assignment(&words[i].text)).map(|i| {
+        let (name, value) = words[i].text.split_once('=').expect("an assignment");
+        (i, name.to_string(), Arg { text: value.to_string(), glob: None, ..Arg::of(&words[i], vars) })
+    });
+    // A wrapper's own (`bwrap --setenv NAME VALUE`), in the order the words give them.
+    let wrapper_set = wrapper_sets(&texts, &starts);
+    let set = wrapper_set.iter().map(|&(name, value)| (name, value));
+    let set = set.map(|(name, value)| (name, texts[name].to_string(), Arg::of(&words[value], vars)));
+    let mut assignments: Vec<_> = assignments.chain(set).collect();
+    assignments.sort_by_key(|(at, _, _)| *at);
+    let mut assignments: Vec<(String, Arg)> = assignments.into_iter().map(|(_, name, value)| (name, value)).collect();
     let follow_export = |name: &str, assignments: &mut Vec<(String, Arg)>| {
         // A command git runs, a file opened or a `PATH` that a sourced file may have exported is as
         // one the environment held before the line: not seen, as a function such a file defines is not.
@@ -895,14 +915,20 @@ fn look_through(
         }
     }
     // A function bash imports from a variable env or sudo sets (see `imported_function`).
-    for word in words.get(..at).unwrap_or_default() {
-        let Some(body) = word.text.split_once('=').and_then(|(name, value)| imported_function(name, value)) else {
-            continue;
-        };
-        if word.is_literal() {
-            scripts.push(Script { text: body.to_string(), runs: Runs::Repeatedly, program: word.text.clone() });
+    let assigned = words.get(..at).unwrap_or_default().iter().filter_map(|word| {
+        let (name, value) = word.text.split_once('=')?;
+        Some((word.text.clone(), name, value, word.is_literal()))
+    });
+    let set = wrapper_set.iter().map(|&(name, value)| {
+        let literal = words[name].is_literal() && words[value].is_literal();
+        (format!("{} {}", texts[name], texts[value]), texts[name], texts[value], literal)
+    });
+    for (written, name, value, literal) in assigned.chain(set) {
+        let Some(body) = imported_function(name, value) else { continue };
+        if literal {
+            scripts.push(Script { text: body.to_string(), runs: Runs::Repeatedly, program: written });
         } else {
-            unknown_program.get_or_insert(format!("{} (a function bash imports)", word.text));
+            unknown_program.get_or_insert(format!("{written} (a function bash imports)"));
         }
     }
     scripts.extend(script);
@@ -918,6 +944,7 @@ fn look_through(
         args,
         redirects,
         unknown_program,
+        other_files,
         input_names,
         assignments,
         chdir,
@@ -973,8 +1000,23 @@ fn known_only_when_run(word: &Word) -> bool {
 fn wrapper_chdir(texts: &[&str], start: usize) -> Option<Chdir> {
     match wrappers::run(basename(texts.get(start)?), texts.get(start + 1..)?)?.chdir? {
         Chdir::Word(word, from) => Some(Chdir::Word(start + 1 + word, from)),
+        Chdir::FromRoot(word, from) => Some(Chdir::FromRoot(start + 1 + word, from)),
         Chdir::Unknown => Some(Chdir::Unknown),
     }
+}
+
+/// The variables the wrappers starting at `starts` (in `texts`) set for
+/// the command by options of theirs (see [`wrappers::Wrapped::sets`]):
+/// the words naming each and its value.
+fn wrapper_sets(texts: &[&str], starts: &[usize]) -> Vec<(usize, usize)> {
+    let wrappers = starts
+        .iter()
+        .filter_map(|&start| Some((start, wrappers::run(basename(texts.get(start)?), &texts[start + 1..])?)));
+    wrappers
+        .flat_map(|(start, wrapped)| {
+            wrapped.sets.into_iter().map(move |(name, value)| (start + 1 + name, start + 1 + value))
+        })
+        .collect()
 }
 
 /// The name in a word that is one variable, `$name` or `${name}`.
@@ -1005,7 +1047,7 @@ fn skip_prefix(words: &[Word], texts: &[&str], at: usize) -> Option<usize> {
     let wrapped = wrappers::run(basename(word), &texts[at + 1..])?;
     match wrapped.run {
         Run::Command(command) => Some(at + 1 + command),
-        Run::Script(_) | Run::Nothing | Run::Unknown(_) | Run::Split(..) => None,
+        Run::Script(_) | Run::Nothing | Run::Unknown(_) | Run::Split(..) | Run::Elsewhere(_) => None,
     }
 }
 

@@ -497,6 +497,11 @@ impl<'a> Finder<'a> {
         for part in dd_input {
             self.file(&format!("`{program}` reads"), &invocation.args[part.word].tail(part.from), false);
         }
+        // Its paths are not the host's: any file it names may be one a rule covers.
+        if let Some(part) = &invocation.other_files {
+            self.unknown(false, part.clone());
+            self.unknown(true, part.clone());
+        }
         for (wrapper, file) in &invocation.wrapper_reads {
             self.file(&format!("`{wrapper}` reads"), file, false);
         }

@@ -20,9 +20,11 @@
 //!   after `-`, a login's, in a directory known only when it runs;
 //! - bwrap: options each a word of its own, some taking two values (`--bind
 //!   SRC DEST`); the first other word is the command, in the directory
-//!   `--chdir` names. One showing it files under another name (a bind of a
-//!   path to another, `--symlink`, a file it writes from a descriptor,
-//!   arguments from one, an overlay) or one not known here: unknown.
+//!   `--chdir` names (from `/`), with the variables `--setenv` sets. One
+//!   showing it other files at the paths it names (a bind of a path to
+//!   another, a file system over one, `--symlink`, a file it writes from a
+//!   descriptor, an overlay, arguments from one, an option not known
+//!   here) runs it elsewhere.
 
 use super::wrappers::{Chdir, Output, Run, Wrapped};
 
@@ -52,12 +54,12 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
             (run, chdir, Vec::new())
         }
         "bwrap" => {
-            let (run, chdir) = bwrap(args);
-            (run, chdir, Vec::new())
+            let (run, chdir, sets) = bwrap(args);
+            return Some(Wrapped { run, chdir, reads: Vec::new(), writes: Vec::new(), sets });
         }
         _ => return None,
     };
-    Some(Wrapped { run, chdir, reads: Vec::new(), writes })
+    Some(Wrapped { run, chdir, reads: Vec::new(), writes, sets: Vec::new() })
 }
 
 /// A program whose options are each one word (`--log-file=F`): the first
@@ -373,11 +375,15 @@ const BWRAP_NONE: [&str; 17] = [
 /// a descriptor's data written where the sandbox may be the host's files).
 const BWRAP_RENAMING: [&str; 4] = ["--symlink", "--file", "--bind-data", "--ro-bind-data"];
 
-/// What bwrap runs, and where: the first word past its options; a bind of
-/// one path to another, an option renaming files, or one not known here
-/// leaves it unknown (the command sees other files at the paths it names).
-fn bwrap(args: &[&str]) -> (Run, Option<Chdir>) {
-    let mut chdir = None;
+/// What bwrap runs, where, and the variables it sets: the first word past
+/// its options, in the directory `--chdir` names (from `/`, where bwrap
+/// stands once the sandbox is set up), else the current one if a bind
+/// shows it, else one known only when it runs ($HOME or `/`). A bind of
+/// one path to another, a file system mounted over a path, an option
+/// renaming files, or one not known here leaves it unknown (the command
+/// sees other files at the paths it names).
+fn bwrap(args: &[&str]) -> (Run, Option<Chdir>, Vec<(usize, usize)>) {
+    let (mut chdir, mut sets, mut shows_cwd) = (None, Vec::new(), false);
     let mut at = 0;
     while let Some(&word) = args.get(at) {
         if word == "--" {
@@ -385,7 +391,7 @@ fn bwrap(args: &[&str]) -> (Run, Option<Chdir>) {
             break;
         }
         if matches!(word, "--help" | "--version") {
-            return (Run::Nothing, None);
+            return (Run::Nothing, None, Vec::new());
         }
         let values = if BWRAP_TWO.contains(&word) {
             2
@@ -394,21 +400,60 @@ fn bwrap(args: &[&str]) -> (Run, Option<Chdir>) {
         } else if BWRAP_NONE.contains(&word) {
             0
         } else if word.starts_with('-') {
-            return (Run::Unknown(format!("bwrap {word}")), None);
+            // An overlay, arguments from a descriptor, or what it may mount: as other files.
+            return (Run::Elsewhere(format!("bwrap {word}")), None, Vec::new());
         } else {
             break;
         };
-        let Some(given) = args.get(at + 1..at + 1 + values) else { return (Run::Nothing, None) };
-        let rebinds = word.contains("bind") && !word.contains("data") && given[0] != given[1];
-        if rebinds || BWRAP_RENAMING.contains(&word) {
-            return (Run::Unknown(format!("bwrap {word} {}", given.join(" "))), None);
+        let Some(given) = args.get(at + 1..at + 1 + values) else { return (Run::Nothing, None, Vec::new()) };
+        let binds = word.contains("bind") && !word.contains("data");
+        let rebinds = binds && !(given[0] == given[1] && absolute(given[0]));
+        // A file system of its own over a path hides the host's files there; proc, devices and
+        // message queues where they always are hide none the command is checked against.
+        let mounts_over = match word {
+            "--tmpfs" => true,
+            "--proc" => given[0] != "/proc",
+            "--dev" => given[0] != "/dev",
+            "--mqueue" => given[0] != "/dev/mqueue",
+            _ => false,
+        };
+        if rebinds || mounts_over || BWRAP_RENAMING.contains(&word) {
+            return (Run::Elsewhere(format!("bwrap {word} {}", given.join(" "))), None, Vec::new());
         }
-        if word == "--chdir" {
-            chdir = Some(Chdir::Word(at + 1, 0));
+        shows_cwd |= binds && shows_working_directory(given[1]);
+        match word {
+            "--chdir" => chdir = Some(Chdir::FromRoot(at + 1, 0)),
+            "--setenv" => sets.push((at + 1, at + 2)),
+            _ => {}
         }
         at += 1 + values;
     }
-    (args.get(at).map_or(Run::Nothing, |_| Run::Command(at)), chdir)
+    let chdir = chdir.or((!shows_cwd).then_some(Chdir::Unknown));
+    (args.get(at).map_or(Run::Nothing, |_| Run::Command(at)), chdir, sets)
+}
+
+/// Whether a path a sandbox binds to itself is absolute: a relative one is
+/// taken from the working directory as the source, from `/` as where it
+/// shows it, so `--bind . .` shows the working directory at `/`.
+fn absolute(path: &str) -> bool {
+    path.starts_with('/') || working_directory_variable(path).is_some()
+}
+
+/// Whether a bind to `dest` shows the working directory where it is: the
+/// root, or `$PWD` or a path under it (bwrap makes the directories above
+/// where it binds a path).
+fn shows_working_directory(dest: &str) -> bool {
+    dest.trim_end_matches('/').is_empty() || working_directory_variable(dest) == Some("PWD")
+}
+
+/// The variable a path starts with when it is `$PWD` or `$HOME`, the
+/// shell's absolute directories, or one under them.
+fn working_directory_variable(path: &str) -> Option<&'static str> {
+    ["PWD", "HOME"].into_iter().find(|name| {
+        [format!("${name}"), format!("${{{name}}}")]
+            .iter()
+            .any(|var| path.strip_prefix(var.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
+    })
 }
 
 #[cfg(test)]
@@ -453,11 +498,26 @@ mod tests {
         assert_eq!(runs("sg", "wheel"), Run::Nothing);
         assert_eq!(runs("bwrap", "--ro-bind / / --dev /dev --unshare-net rm x"), Run::Command(6));
         assert_eq!(runs("bwrap", "--bind / / --setenv A 1 -- rm"), Run::Command(7));
-        assert_eq!(runs("bwrap", "--bind /tmp /proj rm"), Run::Unknown("bwrap --bind /tmp /proj".into()));
-        assert_eq!(runs("bwrap", "--symlink a b rm"), Run::Unknown("bwrap --symlink a b".into()));
-        assert_eq!(runs("bwrap", "--frobnicate rm"), Run::Unknown("bwrap --frobnicate".into()));
+        assert_eq!(runs("bwrap", "--bind /tmp /proj rm"), Run::Elsewhere("bwrap --bind /tmp /proj".into()));
+        assert_eq!(runs("bwrap", "--bind . . rm"), Run::Elsewhere("bwrap --bind . .".into()));
+        assert_eq!(runs("bwrap", "--bind / / --tmpfs /tmp rm"), Run::Elsewhere("bwrap --tmpfs /tmp".into()));
+        assert_eq!(runs("bwrap", "--bind / / --proc /x rm"), Run::Elsewhere("bwrap --proc /x".into()));
+        assert_eq!(runs("bwrap", "--bind $PWD $PWD --proc /proc --dev /dev rm"), Run::Command(7));
+        assert_eq!(runs("bwrap", "--symlink a b rm"), Run::Elsewhere("bwrap --symlink a b".into()));
+        assert_eq!(runs("bwrap", "--frobnicate rm"), Run::Elsewhere("bwrap --frobnicate".into()));
+        assert_eq!(runs("bwrap", "--overlay-src /a --tmp-overlay /b rm"), Run::Elsewhere("bwrap --overlay-src".into()));
         assert_eq!(runs("bwrap", "--bind /"), Run::Nothing);
         let chdir = run("bwrap", &["--bind", "/", "/", "--chdir", "qa", "cat", "x"]).unwrap().chdir;
-        assert_eq!(chdir, Some(Chdir::Word(4, 0)));
+        assert_eq!(chdir, Some(Chdir::FromRoot(4, 0)));
+    }
+
+    #[test]
+    fn bwrap_stays_in_the_working_directory_where_a_bind_shows_it_and_sets_variables() {
+        let bwrap = |line: &str| run("bwrap", &line.split_whitespace().collect::<Vec<_>>()).expect("a wrapper");
+        assert_eq!(bwrap("--ro-bind / / cat x").chdir, None);
+        assert_eq!(bwrap("--ro-bind ${PWD}/.. ${PWD}/.. cat x").chdir, None);
+        assert_eq!(bwrap("--ro-bind /usr /usr cat x").chdir, Some(Chdir::Unknown));
+        assert_eq!(bwrap("--ro-bind $HOME $HOME cat x").chdir, Some(Chdir::Unknown));
+        assert_eq!(bwrap("--bind / / --setenv A 1 --unshare-net --setenv B 2 env").sets, [(4, 5), (8, 9)]);
     }
 }

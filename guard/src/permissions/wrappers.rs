@@ -38,6 +38,10 @@ pub(crate) enum Run {
     /// env's `-S`: the command its string (this word, from this byte)
     /// splits into, followed by the words after it.
     Split(usize, usize),
+    /// A command run where the paths it names are not the host's (another
+    /// root, a path bound under another name), as written: neither the
+    /// program nor the files it reads and writes can be checked.
+    Elsewhere(String),
 }
 
 /// Where a wrapper runs its command, when an option says.
@@ -45,6 +49,9 @@ pub(crate) enum Run {
 pub(crate) enum Chdir {
     /// The directory this word names, from this byte.
     Word(usize, usize),
+    /// As [`Chdir::Word`], a relative name taken from `/` (bwrap's
+    /// `--chdir`, given once it stands at the sandbox's root).
+    FromRoot(usize, usize),
     /// A directory known only when it runs (a service's).
     Unknown,
 }
@@ -67,6 +74,9 @@ pub(crate) struct Wrapped {
     /// The files it reads its arguments from (`xargs -a F`).
     pub(crate) reads: Vec<Output>,
     pub(crate) writes: Vec<Output>,
+    /// The variables it sets for the command, each the word naming it and
+    /// the word of its value (bwrap's `--setenv NAME VALUE`).
+    pub(crate) sets: Vec<(usize, usize)>,
 }
 
 /// Whether `name` is a program this module reads.
@@ -890,7 +900,8 @@ fn is_number(word: &str) -> bool {
 /// What the wrapper `name` runs given `args`, the words after it; `None`
 /// for a program this module does not read.
 pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
-    let wrapped = |run: Run| Some(Wrapped { run, chdir: None, reads: Vec::new(), writes: Vec::new() });
+    let wrapped =
+        |run: Run| Some(Wrapped { run, chdir: None, reads: Vec::new(), writes: Vec::new(), sets: Vec::new() });
     if let Some(wrapped) = own_syntax::run(name, args) {
         return Some(wrapped);
     }
@@ -1055,8 +1066,8 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
                 .flat_map(|name| parsed.values(name))
                 .find(|&(word, from)| args[word][from..].split_once(':').is_some_and(|(host, guest)| host != guest));
             match (root, renamed) {
-                (Some(root), _) => Run::Unknown(format!("{name} -r {root}")),
-                (_, Some((word, from))) => Run::Unknown(format!("{name} -b {}", &args[word][from..])),
+                (Some(root), _) => Run::Elsewhere(format!("{name} -r {root}")),
+                (_, Some((word, from))) => Run::Elsewhere(format!("{name} -b {}", &args[word][from..])),
                 _ => elsewhere(&["R", "S", "qemu"]).unwrap_or_else(|| command(first)),
             }
         }
@@ -1067,7 +1078,7 @@ pub(crate) fn run(name: &str, args: &[&str]) -> Option<Wrapped> {
         "dbus-run-session" => parsed.values("config-file").map(|(word, from)| Output::Word(word, from)).collect(),
         _ => Vec::new(),
     };
-    Some(Wrapped { run, chdir, reads, writes: writes(name, &parsed) })
+    Some(Wrapped { run, chdir, reads, writes: writes(name, &parsed), sets: Vec::new() })
 }
 
 /// Whether nice takes `word` as its old form's adjustment: `-` and a

@@ -152,7 +152,6 @@ fn pkexec_sg_unbuffer_dbus_run_session_bwrap_and_proot_run_their_command_as_if_r
         ("dbus-run-session -- sh -c 'cat .env'", "Read(./.env)"),
         ("dbus-run-session --config-file=.env true", "Read(./.env)"),
         ("bwrap --ro-bind / / cat .env", "Read(./.env)"),
-        ("bwrap --ro-bind / / --chdir secret cat plan.txt", "Read(./secret/**)"),
         ("proot -w secret cat plan.txt", "Read(./secret/**)"),
     ] {
         denied_by(command, rule);
@@ -173,6 +172,87 @@ fn pkexec_sg_unbuffer_dbus_run_session_bwrap_and_proot_run_their_command_as_if_r
         assert_eq!(verdict, unknown_program("Bash(rm:*)", &s.project_file(), written), "{command}");
     }
     for command in ["unbuffer ls", "sg wheel", "bwrap --ro-bind / / ls", "proot ls", "pkexec --help"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+/// The project a review checked bwrap and proot in: secrets to read, a
+/// directory not to edit, a file of the host's.
+fn sandboxed() -> (Setup, Permissions) {
+    let s = Setup::new();
+    let rules = r#"{"deny": ["Read(./secret/**)", "Edit(./config/**)", "Read(./.env)", "Read(//etc/passwd)"]}"#;
+    s.project(&permissions(rules));
+    for name in [".env", "secret/plan.txt", "config/app.toml", "a.txt"] {
+        s.file(name);
+    }
+    let p = s.load();
+    (s, p)
+}
+
+#[test]
+fn a_variable_bwrap_sets_is_checked_as_one_env_sets() {
+    let (s, p) = sandboxed();
+    // The review's: bash reads the file BASH_ENV names, as with `env BASH_ENV=… bash`.
+    for command in [
+        "env BASH_ENV=secret/plan.txt bash -c true",
+        "bwrap --ro-bind / / --setenv BASH_ENV secret/plan.txt bash -c true",
+        "bwrap --ro-bind / / --setenv A 1 --setenv ENV secret/plan.txt sh -i",
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        assert!(
+            matches!(&verdict, Verdict::Deny { rule, .. } if rule == "Read(./secret/**)"),
+            "{command}: {verdict:?}"
+        );
+    }
+    // A function bash imports from the environment runs as bash starts.
+    let command = "bwrap --ro-bind / / --setenv 'BASH_FUNC_f%%' '() { cat /etc/passwd; }' bash -c f";
+    let verdict = p.check_shell(command, &s.root);
+    assert!(matches!(&verdict, Verdict::Deny { rule, .. } if rule == "Read(//etc/passwd)"), "{command}: {verdict:?}");
+    assert_eq!(p.check_shell("bwrap --ro-bind / / --setenv BASH_ENV a.txt bash -c true", &s.root), Verdict::Allow);
+}
+
+#[test]
+fn bwrap_runs_its_command_from_the_sandbox_root_or_where_a_bind_shows_the_working_directory() {
+    let (s, p) = sandboxed();
+    let denied_by = |command: &str, rule: &str| {
+        let verdict = p.check_shell(command, &s.root);
+        assert!(matches!(&verdict, Verdict::Deny { rule: r, .. } if r == rule), "{command}: {verdict:?}");
+    };
+    // bwrap stands at `/` when it takes `--chdir`: `etc` is /etc.
+    denied_by("bwrap --ro-bind / / --chdir etc cat passwd", "Read(//etc/passwd)");
+    denied_by(&format!("bwrap --ro-bind / / --chdir {}/secret cat plan.txt", s.root.display()), "Read(./secret/**)");
+    denied_by("bwrap --ro-bind / / cat secret/plan.txt", "Read(./secret/**)");
+    denied_by("bwrap --bind \"$PWD\" \"$PWD\" --ro-bind /usr /usr cat .env", "Read(./.env)");
+    assert_eq!(p.check_shell("bwrap --ro-bind / / --chdir tmp cat plan.txt", &s.root), Verdict::Allow);
+    // No bind shows the working directory: it starts in $HOME, else `/`.
+    let verdict = p.check_shell("bwrap --ro-bind /etc /etc cat etc/passwd", &s.root);
+    assert!(matches!(&verdict, Verdict::Ask { rule, .. } if rule == "Read(./secret/**)"), "{verdict:?}");
+}
+
+#[test]
+fn a_sandbox_showing_other_files_at_the_paths_named_is_asked_about_where_file_rules_exist() {
+    let (s, p) = sandboxed();
+    for (command, written, rule) in [
+        ("bwrap --ro-bind . /mnt cat /mnt/secret/plan.txt", "bwrap --ro-bind . /mnt", "Read(./secret/**)"),
+        // `.` shows the working directory at `/`.
+        ("bwrap --bind . . cat /secret/plan.txt", "bwrap --bind . .", "Read(./secret/**)"),
+        ("bwrap --ro-bind / / --tmpfs /x cat x", "bwrap --tmpfs /x", "Read(./secret/**)"),
+        ("bwrap --ro-bind / / --overlay-src . --tmp-overlay /x cat x", "bwrap --overlay-src", "Read(./secret/**)"),
+        ("proot -b .:/mnt cat /mnt/secret/plan.txt", "proot -b .:/mnt", "Read(./secret/**)"),
+        ("proot -r /srv/root cat /x", "proot -r /srv/root", "Read(./secret/**)"),
+    ] {
+        let cause = format!("`{written}`, which shows its command other files at the paths it names");
+        assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &s.project_file(), &cause), "{command}");
+    }
+    // Where only Edit rules exist, what it writes is as unknown.
+    let edits = Setup::new();
+    edits.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    let cause = "`bwrap --bind . /mnt`, which shows its command other files at the paths it names";
+    let verdict = edits.load().check_shell("bwrap --bind . /mnt touch /mnt/config/x", &edits.root);
+    assert_eq!(verdict, unknown_file("Edit(./config/**)", &edits.project_file(), cause));
+    // Paths bound to themselves are the host's.
+    for command in ["bwrap --ro-bind / / cat a.txt", "proot -b /usr -b /dev cat a.txt", "proot -b /tmp:/tmp cat a.txt"]
+    {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
