@@ -695,6 +695,32 @@ mod tests {
         (edges, walk.overrides.iter().map(|id| graph.summary(id).unwrap().name).collect())
     }
 
+    /// bstr's src/utf8.rs: its own `#[cfg(test)] mod tests` calls the module's functions by the
+    /// module's path (`utf8::validate` after `use crate::utf8::{self}`, `crate::utf8::decode`,
+    /// `super::validate`), as other modules do.
+    #[test]
+    fn a_rust_modules_inline_tests_call_its_functions_by_its_path() {
+        let lib = "mod utf8;\n\npub fn check(b: &[u8]) -> bool { utf8::validate(b) }\n";
+        let utf8 = "pub fn validate(b: &[u8]) -> bool { true }\n\n\
+                    pub fn decode(b: &[u8]) -> char { 'a' }\n\n\
+                    #[cfg(test)]\nmod tests {\n    use crate::utf8::{self};\n\n    \
+                    #[test]\n    fn by_name() {\n        assert!(utf8::validate(b\"a\"));\n    }\n\n    \
+                    #[test]\n    fn by_path() {\n        assert_eq!(crate::utf8::decode(b\"a\"), 'a');\n    }\n\n    \
+                    #[test]\n    fn by_super() {\n        assert!(super::validate(b\"a\"));\n    }\n}\n";
+        let graph = graph(&[("src/lib.rs", lib), ("src/utf8.rs", utf8)]);
+        let (edges, _) = callers(&graph, "validate", "src/utf8.rs");
+        assert_eq!(
+            edges,
+            [
+                "src/lib.rs:3 check -> validate",
+                "src/utf8.rs:11 by_name -> validate",
+                "src/utf8.rs:21 by_super -> validate"
+            ]
+        );
+        let (edges, _) = callers(&graph, "decode", "src/utf8.rs");
+        assert_eq!(edges, ["src/utf8.rs:16 by_path -> decode"]);
+    }
+
     const SHAPES: &str = "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Circle;\n\n\
                           impl Shape for Circle {\n    fn area(&self) -> f64 { 1.0 }\n}\n\n\
                           pub fn total<T: Shape>(s: &T) -> f64 { s.area() }\n\
