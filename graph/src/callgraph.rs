@@ -695,6 +695,29 @@ mod tests {
         (edges, walk.overrides.iter().map(|id| graph.summary(id).unwrap().name).collect())
     }
 
+    /// pluggy: `pm.hook.hello.call_extra(…)`, where `hook` is declared `Final` (a qualifier, not a
+    /// type: the value assigned types it) and `HookRelay.__getattr__` says what each hook is.
+    #[test]
+    fn a_python_attribute_made_up_by_getattr_has_its_return_type() {
+        let hooks = "from typing import TYPE_CHECKING, Final\n\n\n\
+                     class HookCaller:\n    def call_extra(self, methods, kwargs):\n        return None\n\n\n\
+                     class HookRelay:\n    def fire(self):\n        return None\n\n    \
+                     if TYPE_CHECKING:\n\n        def __getattr__(self, name: str) -> HookCaller: ...\n\n\n\
+                     class Other:\n    def fire(self):\n        return None\n\n\n\
+                     class PluginManager:\n    def __init__(self) -> None:\n        self.hook: Final = HookRelay()\n";
+        let test = "from hooks import PluginManager\n\n\n\
+                    def test_extra(pm: PluginManager) -> None:\n    pm.hook.hello.call_extra([], kwargs=dict())\n    \
+                    pm.hook.fire()\n";
+        let graph = graph(&[("hooks.py", hooks), ("test_details.py", test)]);
+        let (edges, _) = callers(&graph, "HookCaller::call_extra", "hooks.py");
+        assert_eq!(edges, ["test_details.py:5 test_extra -> HookCaller::call_extra"]);
+        let (edges, _) = callers(&graph, "HookRelay::fire", "hooks.py");
+        assert_eq!(edges, ["test_details.py:6 test_extra -> HookRelay::fire"]);
+        let Lookup::Found(targets) = graph.lookup("HookCaller::call_extra", Some("hooks.py")) else { panic!() };
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        assert_eq!(walk.edges[0].label, Label::Exact, "the annotation writes the type");
+    }
+
     /// bstr's src/utf8.rs: its own `#[cfg(test)] mod tests` calls the module's functions by the
     /// module's path (`utf8::validate` after `use crate::utf8::{self}`, `crate::utf8::decode`,
     /// `super::validate`), as other modules do.
