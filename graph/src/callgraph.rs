@@ -695,6 +695,26 @@ mod tests {
         (edges, walk.overrides.iter().map(|id| graph.summary(id).unwrap().name).collect())
     }
 
+    /// immer's `produce: IProduce = (base, recipe) => {…}`: a class field holding a function is
+    /// its class's method, with callers and callees.
+    #[test]
+    fn a_typescript_class_field_holding_a_function_is_a_method() {
+        let source = "export class Immer {\n  produce: IProduce = (base: any, recipe: any) => {\n    \
+                      return this.finish(recipe(base))\n  }\n\n  handler = function () {\n    return 1\n  }\n\n  \
+                      finish(x: any) {\n    return x\n  }\n}\n\nconst immer = new Immer()\n\
+                      export function run() {\n  return immer.produce({}, (d: any) => d) + immer.handler()\n}\n";
+        let graph = graph(&[("src/immer.ts", source)]);
+        let (edges, _) = callers(&graph, "Immer::produce", "src/immer.ts");
+        assert_eq!(edges, ["src/immer.ts:17 run -> Immer::produce"]);
+        let (edges, _) = callers(&graph, "handler", "src/immer.ts");
+        assert_eq!(edges, ["src/immer.ts:17 run -> Immer::handler"]);
+        let Lookup::Found(targets) = graph.lookup("Immer.produce", None) else { panic!("produce is no method") };
+        let walk = graph.callees(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        let callees: Vec<String> =
+            walk.edges.iter().map(|e| format!("{}:{} {}", e.file, e.line, e.callee.name)).collect();
+        assert_eq!(callees, ["src/immer.ts:3 Immer::finish"]);
+    }
+
     /// pluggy: `pm.hook.hello.call_extra(…)`, where `hook` is declared `Final` (a qualifier, not a
     /// type: the value assigned types it) and `HookRelay.__getattr__` says what each hook is.
     #[test]

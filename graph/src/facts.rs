@@ -258,6 +258,11 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         let language = outline.language;
         let nested = crate::nested::nested_functions(language, root, source, &facts.defs);
         facts.defs.extend(nested);
+        // A field typed as a function is a method already (see `flatten`).
+        let fields = crate::js_fields::function_fields(language, root, source);
+        let fields: Vec<Def> =
+            fields.into_iter().filter(|f| !facts.defs.iter().any(|d| d.name == f.name && d.line == f.line)).collect();
+        facts.defs.extend(fields);
         let enclosers = crate::enclosers::Enclosers::new(&facts.defs);
         let extracted = references::extract(language, root, source, &facts.defs, &enclosers);
         (facts.refs, facts.bindings) = (extracted.refs, extracted.bindings);
