@@ -3439,3 +3439,28 @@ fn go_unexported_fields_are_counted_not_listed() {
         "{signatures}"
     );
 }
+
+/// immer's `IProduce`: an interface of call signatures only is a function's overloads, shown by
+/// the shortest with the count of the others, not bare.
+#[test]
+fn typescript_interface_of_call_signatures_shows_them() {
+    let source = "export interface IProduce {\n\
+                  \t<Base, D = any>(base: Base, recipe: (draft: D) => void, listener?: PatchListener): Base\n\
+                  \t<Base>(recipe: (draft: Base) => void): (base: Base) => Base\n\
+                  \t(base: any, recipe: any): any\n\
+                  }\n\n\
+                  export interface Curried {\n\t(state: number): number\n}\n\n\
+                  export interface Plain {\n\tname: string\n}\n";
+    let outline = lean_ctx_outline::outline(Language::TypeScript, source);
+    let signatures = lean_ctx_outline::render_signatures(&outline);
+    let lines: Vec<&str> = signatures.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "1-5 export interface IProduce { (base: any, recipe: any): any (+2 more) }",
+            "7-9 export interface Curried { (state: number): number }",
+            "11-13 export interface Plain { name: string }",
+        ],
+        "{signatures}"
+    );
+}

@@ -1296,10 +1296,20 @@ impl<'s> Walker<'s> {
         let value = rule.value_head.and_then(|value_head| value_head(node, self.source));
         match (list, shortest) {
             (Some(list), Some(shortest)) => {
-                // The list's braces are where the shortest signature goes.
+                // The list's braces are where the shortest signature goes; an interface's keeps
+                // them, being a body.
+                let braces = node.kind() == "interface_declaration";
                 self.push_code(&mut head, Role::Tail, node, core_end..list.start_byte());
+                if braces {
+                    head.push(Role::Tail, "{ ");
+                }
                 self.push_code(&mut head, Role::Tail, node, shortest.byte_range());
-                head.push(Role::Tail, &format!(" (+{} more)", overloads.len() - 1));
+                if overloads.len() > 1 {
+                    head.push(Role::Tail, &format!(" (+{} more)", overloads.len() - 1));
+                }
+                if braces {
+                    head.push(Role::Tail, " }");
+                }
             }
             // The value a rule names stands for what is after the name, which is only `=` there
             // (see `Rule::value_head`): the `=` is written as core, so that shortening a long
