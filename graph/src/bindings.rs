@@ -491,6 +491,23 @@ pub(crate) fn type_name(written: &str) -> Option<String> {
     head.split('.').all(word).then(|| head.to_string())
 }
 
+/// The type an annotation declares, past Python's qualifiers (`Final[Order]`, `ClassVar[Order]`
+/// → `Order`); `None` for a bare `Final` or `ClassVar`, which leaves the type to the value
+/// assigned (pluggy's `self.hook: Final = HookRelay()`), and is no type itself: read as one, it
+/// is a library's, and every call through the attribute was taken for a library call.
+pub(crate) fn declared_type(language: Language, written: &str) -> Option<&str> {
+    if language != Language::Python {
+        return Some(written);
+    }
+    let trimmed = written.trim().trim_start_matches(':').trim();
+    let qualifier = |name: &str| matches!(name.rsplit('.').next(), Some("Final" | "ClassVar"));
+    match trimmed.strip_suffix(']').and_then(|t| t.split_once('[')) {
+        Some((head, inner)) if qualifier(head.trim()) => declared_type(language, inner),
+        None if qualifier(trimmed) => None,
+        _ => Some(written),
+    }
+}
+
 /// The one type an annotation writes, without quotes, `Optional[…]`, absent alternatives
 /// (`| None`), pointers and references; `None` for a union of several types.
 fn single_type(written: &str) -> Option<&str> {

@@ -690,6 +690,75 @@ mod tests {
         (edges, walk.overrides.iter().map(|id| graph.summary(id).unwrap().name).collect())
     }
 
+    /// immer's `produce: IProduce = (base, recipe) => {…}`: a class field holding a function is
+    /// its class's method, with callers and callees.
+    #[test]
+    fn a_typescript_class_field_holding_a_function_is_a_method() {
+        let source = "export class Immer {\n  produce: IProduce = (base: any, recipe: any) => {\n    \
+                      return this.finish(recipe(base))\n  }\n\n  handler = function () {\n    return 1\n  }\n\n  \
+                      finish(x: any) {\n    return x\n  }\n}\n\nconst immer = new Immer()\n\
+                      export function run() {\n  return immer.produce({}, (d: any) => d) + immer.handler()\n}\n";
+        let graph = graph(&[("src/immer.ts", source)]);
+        let (edges, _) = callers(&graph, "Immer::produce", "src/immer.ts");
+        assert_eq!(edges, ["src/immer.ts:17 run -> Immer::produce"]);
+        let (edges, _) = callers(&graph, "handler", "src/immer.ts");
+        assert_eq!(edges, ["src/immer.ts:17 run -> Immer::handler"]);
+        let Lookup::Found(targets) = graph.lookup("Immer.produce", None) else { panic!("produce is no method") };
+        let walk = graph.callees(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        let callees: Vec<String> =
+            walk.edges.iter().map(|e| format!("{}:{} {}", e.file, e.line, e.callee.name)).collect();
+        assert_eq!(callees, ["src/immer.ts:3 Immer::finish"]);
+    }
+
+    /// pluggy: `pm.hook.hello.call_extra(…)`, where `hook` is declared `Final` (a qualifier, not a
+    /// type: the value assigned types it) and `HookRelay.__getattr__` says what each hook is.
+    #[test]
+    fn a_python_attribute_made_up_by_getattr_has_its_return_type() {
+        let hooks = "from typing import TYPE_CHECKING, Final\n\n\n\
+                     class HookCaller:\n    def call_extra(self, methods, kwargs):\n        return None\n\n\n\
+                     class HookRelay:\n    def fire(self):\n        return None\n\n    \
+                     if TYPE_CHECKING:\n\n        def __getattr__(self, name: str) -> HookCaller: ...\n\n\n\
+                     class Other:\n    def fire(self):\n        return None\n\n\n\
+                     class PluginManager:\n    def __init__(self) -> None:\n        self.hook: Final = HookRelay()\n";
+        let test = "from hooks import PluginManager\n\n\n\
+                    def test_extra(pm: PluginManager) -> None:\n    pm.hook.hello.call_extra([], kwargs=dict())\n    \
+                    pm.hook.fire()\n";
+        let graph = graph(&[("hooks.py", hooks), ("test_details.py", test)]);
+        let (edges, _) = callers(&graph, "HookCaller::call_extra", "hooks.py");
+        assert_eq!(edges, ["test_details.py:5 test_extra -> HookCaller::call_extra"]);
+        let (edges, _) = callers(&graph, "HookRelay::fire", "hooks.py");
+        assert_eq!(edges, ["test_details.py:6 test_extra -> HookRelay::fire"]);
+        let Lookup::Found(targets) = graph.lookup("HookCaller::call_extra", Some("hooks.py")) else { panic!() };
+        let walk = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+        assert_eq!(walk.edges[0].label, Label::Exact, "the annotation writes the type");
+    }
+
+    /// bstr's src/utf8.rs: its own `#[cfg(test)] mod tests` calls the module's functions by the
+    /// module's path (`utf8::validate` after `use crate::utf8::{self}`, `crate::utf8::decode`,
+    /// `super::validate`), as other modules do.
+    #[test]
+    fn a_rust_modules_inline_tests_call_its_functions_by_its_path() {
+        let lib = "mod utf8;\n\npub fn check(b: &[u8]) -> bool { utf8::validate(b) }\n";
+        let utf8 = "pub fn validate(b: &[u8]) -> bool { true }\n\n\
+                    pub fn decode(b: &[u8]) -> char { 'a' }\n\n\
+                    #[cfg(test)]\nmod tests {\n    use crate::utf8::{self};\n\n    \
+                    #[test]\n    fn by_name() {\n        assert!(utf8::validate(b\"a\"));\n    }\n\n    \
+                    #[test]\n    fn by_path() {\n        assert_eq!(crate::utf8::decode(b\"a\"), 'a');\n    }\n\n    \
+                    #[test]\n    fn by_super() {\n        assert!(super::validate(b\"a\"));\n    }\n}\n";
+        let graph = graph(&[("src/lib.rs", lib), ("src/utf8.rs", utf8)]);
+        let (edges, _) = callers(&graph, "validate", "src/utf8.rs");
+        assert_eq!(
+            edges,
+            [
+                "src/lib.rs:3 check -> validate",
+                "src/utf8.rs:11 by_name -> validate",
+                "src/utf8.rs:21 by_super -> validate"
+            ]
+        );
+        let (edges, _) = callers(&graph, "decode", "src/utf8.rs");
+        assert_eq!(edges, ["src/utf8.rs:16 by_path -> decode"]);
+    }
+
     const SHAPES: &str = "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Circle;\n\n\
                           impl Shape for Circle {\n    fn area(&self) -> f64 { 1.0 }\n}\n\n\
                           pub fn total<T: Shape>(s: &T) -> f64 { s.area() }\n\

@@ -150,6 +150,11 @@ impl Import {
 }
 
 impl FileFacts {
+    /// How many Rust inline modules hold `line` (see [`FileFacts::inline_modules`]).
+    pub(crate) fn inline_depth(&self, line: u32) -> usize {
+        self.inline_modules.iter().filter(|(from, to)| *from <= line && line <= *to).count()
+    }
+
     /// The import binding `local` that a name written on `line` sees, the innermost function's
     /// first; with no line (a signature's), the module's own.
     pub(crate) fn import_seen(&self, local: &str, line: Option<u32>) -> Option<&Import> {
@@ -199,6 +204,10 @@ pub struct FileFacts {
     /// Objects a JavaScript/TypeScript file gives another's members (see [`crate::js_mixins`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mixins: Vec<crate::js_mixins::Mixin>,
+    /// The lines of each Rust inline module (`#[cfg(test)] mod tests { … }`), whose paths start
+    /// from it: `super::validate()` there is the file's own `validate`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inline_modules: Vec<(u32, u32)>,
 }
 
 /// The languages with reference queries.
@@ -241,6 +250,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         default_export: None,
         minified: crate::generated::minified(source),
         mixins: Vec::new(),
+        inline_modules: Vec::new(),
     };
     if let Some(tree) = tree {
         let root = tree.root_node();
@@ -248,6 +258,11 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         let language = outline.language;
         let nested = crate::nested::nested_functions(language, root, source, &facts.defs);
         facts.defs.extend(nested);
+        // A field typed as a function is a method already (see `flatten`).
+        let fields = crate::js_fields::function_fields(language, root, source);
+        let fields: Vec<Def> =
+            fields.into_iter().filter(|f| !facts.defs.iter().any(|d| d.name == f.name && d.line == f.line)).collect();
+        facts.defs.extend(fields);
         let enclosers = crate::enclosers::Enclosers::new(&facts.defs);
         let extracted = references::extract(language, root, source, &facts.defs, &enclosers);
         (facts.refs, facts.bindings) = (extracted.refs, extracted.bindings);
@@ -259,6 +274,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         facts.package = module.package;
         facts.default_members = module.default_members;
         facts.default_export = module.default_export;
+        facts.inline_modules = module.inline_modules;
         facts.mixins = crate::js_mixins::extract(language, root, source, &enclosers);
     }
     facts

@@ -511,12 +511,14 @@ impl Graph {
                 return self.exact(found);
             }
         }
-        // A module path: `crate::config::load()`, `config::load()`, `super::util::f()`.
+        // A module path: `crate::config::load()`, `config::load()`, `super::util::f()` (from a
+        // `mod tests { … }`, the file's own `f` by `super::f()`).
         if language == Language::Rust
             && r.kind != RefKind::Read
             && (receiver.contains("::") || receiver.chars().next().is_some_and(char::is_lowercase))
         {
-            let target = self.module_target(language, file, receiver);
+            let path = modules::out_of_inline(receiver, facts.inline_depth(r.line));
+            let target = self.module_target(language, file, &path);
             let found = self.top_level_named(&r.name, |id, _| target.matches(&id.file));
             if found.is_some() {
                 return self.exact(found);

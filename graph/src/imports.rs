@@ -17,11 +17,20 @@ pub(crate) struct Module {
     pub(crate) default_members: Vec<(String, String)>,
     /// See [`crate::FileFacts::default_export`].
     pub(crate) default_export: Option<String>,
+    /// See [`crate::FileFacts::inline_modules`].
+    pub(crate) inline_modules: Vec<(u32, u32)>,
 }
 
 pub(crate) fn extract(language: Language, root: Node, source: &str) -> Module {
-    let mut reader =
-        Reader { source, out: Vec::new(), package: None, default_members: Vec::new(), default_export: None };
+    let mut reader = Reader {
+        source,
+        out: Vec::new(),
+        package: None,
+        default_members: Vec::new(),
+        default_export: None,
+        inline: Vec::new(),
+        inline_modules: Vec::new(),
+    };
     let mut cursor = root.walk();
     for node in root.named_children(&mut cursor) {
         match language {
@@ -42,6 +51,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str) -> Module {
         package: reader.package,
         default_members: reader.default_members,
         default_export: reader.default_export,
+        inline_modules: reader.inline_modules,
     }
 }
 
@@ -51,6 +61,10 @@ struct Reader<'s> {
     package: Option<String>,
     default_members: Vec<(String, String)>,
     default_export: Option<String>,
+    /// The lines of the Rust inline modules (`mod tests { … }`) being read, outermost first: an
+    /// import there is seen only in them, and its `super::` starts from them.
+    inline: Vec<(u32, u32)>,
+    inline_modules: Vec<(u32, u32)>,
 }
 
 fn line(node: Node) -> u32 {
@@ -69,7 +83,7 @@ impl Reader<'_> {
             module: module.to_string(),
             line: line(node),
             reexport,
-            scope: None,
+            scope: self.inline.last().copied(),
         });
     }
 
@@ -79,8 +93,23 @@ impl Reader<'_> {
         if node.kind() == "mod_item" && node.child_by_field_name("body").is_none() {
             if let Some(name) = node.child_by_field_name("name") {
                 let name = self.text(name);
-                self.push(node, &name, None, &format!("self::{name}"), false);
+                self.push_rust(node, &name, None, &format!("self::{name}"), false);
             }
+            return;
+        }
+        // `#[cfg(test)] mod tests { use super::*; use crate::utf8::{self}; … }`: its imports are
+        // its own.
+        if node.kind() == "mod_item"
+            && let Some(body) = node.child_by_field_name("body")
+        {
+            let lines = (line(node), node.end_position().row as u32 + 1);
+            self.inline_modules.push(lines);
+            self.inline.push(lines);
+            let mut cursor = body.walk();
+            for item in body.named_children(&mut cursor) {
+                self.rust_item(item);
+            }
+            self.inline.pop();
             return;
         }
         if node.kind() != "use_declaration" {
@@ -91,6 +120,13 @@ impl Reader<'_> {
         if let Some(argument) = node.child_by_field_name("argument") {
             self.rust_tree(argument, &[], reexport, node);
         }
+    }
+
+    /// A Rust import, its module path written from the inline modules it is in as one from the
+    /// file's own module (see [`crate::modules::out_of_inline`]).
+    fn push_rust(&mut self, node: Node, local: &str, name: Option<&str>, module: &str, reexport: bool) {
+        let module = crate::modules::out_of_inline(module, self.inline.len());
+        self.push(node, local, name, &module, reexport);
     }
 
     fn rust_tree(&mut self, tree: Node, prefix: &[String], reexport: bool, statement: Node) {
@@ -109,13 +145,13 @@ impl Reader<'_> {
                 let segments = path_of(self, path);
                 if let Some((name, module)) = segments.split_last() {
                     let alias = self.text(alias);
-                    self.push(statement, &alias, Some(name), &joined(module), reexport);
+                    self.push_rust(statement, &alias, Some(name), &joined(module), reexport);
                 }
             }
             "use_wildcard" => {
                 let segments = path_of(self, tree);
                 let module: Vec<String> = segments.into_iter().filter(|s| s != "*").collect();
-                self.push(statement, "*", None, &joined(&module), reexport);
+                self.push_rust(statement, "*", None, &joined(&module), reexport);
             }
             "scoped_use_list" => {
                 let segments = tree.child_by_field_name("path").map_or(prefix.to_vec(), |path| path_of(self, path));
@@ -135,10 +171,10 @@ impl Reader<'_> {
                     // `use a::{self}` imports `a` itself.
                     Some((name, module)) if name == "self" => {
                         if let Some((name, module)) = module.split_last() {
-                            self.push(statement, name, Some(name), &joined(module), reexport);
+                            self.push_rust(statement, name, Some(name), &joined(module), reexport);
                         }
                     }
-                    Some((name, module)) => self.push(statement, name, Some(name), &joined(module), reexport),
+                    Some((name, module)) => self.push_rust(statement, name, Some(name), &joined(module), reexport),
                     None => {}
                 }
             }

@@ -22,6 +22,7 @@ pub mod graph;
 mod imports;
 mod interrupt;
 mod js_assigned;
+mod js_fields;
 mod js_mixins;
 mod js_modules;
 mod method_sets;

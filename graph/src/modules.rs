@@ -271,6 +271,27 @@ pub(crate) fn in_crate_dir(dir: &str, crate_dir: Option<&str>) -> bool {
     }
 }
 
+/// A Rust module path written in `depth` inline modules (`mod tests { … }`) of a file, as written
+/// from the file's own module: each `super::` up to `depth` leaves one of them, and the path
+/// then starts at the file's module (`self::…`); `super::super::f` one deep is `super::f`. An
+/// inline module's own items are the file's to the graph, so a path within them is the file's too.
+pub(crate) fn out_of_inline(path: &str, depth: usize) -> std::borrow::Cow<'_, str> {
+    let mut rest = path;
+    let mut left = 0;
+    while left < depth
+        && let Some(tail) = rest.strip_prefix("super").filter(|tail| tail.is_empty() || tail.starts_with("::"))
+    {
+        rest = tail.trim_start_matches("::");
+        left += 1;
+    }
+    match (left, rest) {
+        (0, _) => std::borrow::Cow::Borrowed(path),
+        (_, "") => std::borrow::Cow::Borrowed("self"),
+        (_, rest) if rest.starts_with("super") => std::borrow::Cow::Borrowed(rest),
+        (_, rest) => std::borrow::Cow::Owned(format!("self::{rest}")),
+    }
+}
+
 fn rust(from: &str, module: &str, place: RustPlace<'_>) -> Target {
     let segments: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
     match segments.split_first() {

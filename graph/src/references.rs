@@ -350,7 +350,7 @@ pub(crate) fn extract(language: Language, root: Node, source: &str, defs: &[Def]
                 "bind.field" => binding = Some((capture.node, Some("this."))),
                 "bind.type" => {
                     declared = true;
-                    let written = text(capture.node);
+                    let Some(written) = bindings::declared_type(language, text(capture.node)) else { continue };
                     bound_type = bindings::type_name(written).or_else(|| bindings::union_type(written));
                     let written = written.trim_start_matches(':').trim();
                     collection = bindings::is_collection(written).then(|| written.to_string());

@@ -336,7 +336,12 @@ impl Graph {
             return Some(known);
         }
         // A property: a method read as an attribute.
-        self.agreed_return(&members?, Some(type_name))
+        if let Some(members) = members {
+            return self.agreed_return(&members, Some(type_name));
+        }
+        // An attribute the type makes up as it is read: Python's `__getattr__` gives every name
+        // it does not have (pluggy's `HookRelay.__getattr__(…) -> HookCaller` types each hook).
+        self.agreed_return(&self.members(type_name, "__getattr__")?, Some(type_name))
     }
 
     /// The functions `module.call()` on `line` calls when `module` is a module or package of the

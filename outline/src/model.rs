@@ -119,6 +119,10 @@ pub struct Definition {
     pub end_line: u32,
     /// Members, in source order (Go methods are placed under their receiver type).
     pub children: Vec<Definition>,
+    /// A Go struct's fields that `children` leaves out as no part of its API (unexported, named
+    /// or embedded), counted: the views say how many, so a field list never reads as complete
+    /// when it is not (`type fundamental struct { +2 unexported }`).
+    pub unexported_fields: u32,
 }
 
 impl Definition {
@@ -164,6 +168,7 @@ impl Definition {
                 head_line: at(line),
                 end_line: at(line),
                 children: Vec::new(),
+                unexported_fields: 0,
             })
             .collect()
     }

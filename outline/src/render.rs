@@ -267,7 +267,18 @@ impl View {
             }
             _ => (fields, String::new()),
         };
-        format!("{} {{ {}{more} }}", self.head(owner), self.field_list(shown).0)
+        let unexported = unexported_fields(owner).map(|count| format!("; {count}")).unwrap_or_default();
+        format!("{} {{ {}{more}{unexported} }}", self.head(owner), self.field_list(shown).0)
+    }
+
+    /// A definition with nothing on its line but its head, or for a type whose fields are all
+    /// left out, their count in braces (`type withMessage struct { +2 unexported }`), so the type
+    /// does not read as empty.
+    fn bare(self, definition: &Definition) -> String {
+        match unexported_fields(definition) {
+            Some(count) => format!("{} {{ {count} }}", self.head(definition)),
+            None => self.head(definition),
+        }
     }
 
     /// The fields' signatures (true, names that are their signatures too) or their names
@@ -294,6 +305,12 @@ impl View {
             fields.iter().map(|field| field.name.as_str()).filter(|name| seen.insert(*name)).collect();
         (names.join(", "), false)
     }
+}
+
+/// `+2 unexported` for a type with fields the views leave out (see
+/// [`Definition::unexported_fields`]); `None` when it lists them all.
+fn unexported_fields(definition: &Definition) -> Option<String> {
+    (definition.unexported_fields > 0).then(|| format!("+{} unexported", definition.unexported_fields))
 }
 
 /// A definition's name as the map labels it. A type declared with members of it (C's `struct
@@ -530,7 +547,7 @@ fn push_level(page: &Page, definitions: &[Definition], depth: usize, view: View,
                 push_level(page, members, depth + 1, view, out);
             }
         } else {
-            push_line(depth, span(first.start_line, first.end_line), &view.head(first), out);
+            push_line(depth, span(first.start_line, first.end_line), &view.bare(first), out);
             push_level(page, &first.children, depth + 1, view, out);
         }
         rest = &rest[1..];

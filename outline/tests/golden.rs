@@ -1051,8 +1051,9 @@ fn go_types_declared_in_functions() {
     views.complete();
     views.hides(&["tests", "tt", "run", "got", "max", "name", "secret"]);
     views.signature_lines_contain(&[
-        " 28-32 type testCase struct",
-        " 47-51 type payload struct { Name string; Retries int }",
+        // Unexported fields are counted, not listed.
+        " 28-32 type testCase struct { +3 unexported }",
+        " 47-51 type payload struct { Name string; Retries int; +1 unexported }",
         " 53-55 type decoder interface",
         "  54 Decode(v any) error",
         " 56 type limit = int",
@@ -2024,13 +2025,13 @@ fn go_exported_fields_and_interface_methods() {
     );
     views.hides(&["uid", "cache", "items"]);
     views.signature_lines_contain(&[
-        // The fields a type starts with are on its line.
-        "22-29 type Pod struct { metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string }",
+        // The fields a type starts with are on its line, its unexported ones counted.
+        "22-29 type Pod struct { metav1.TypeMeta; ObjectMeta; *sync.Mutex; Spec, Status string; +1 unexported }",
         // Under its type a method is shown without the receiver the type line already names, and
         // without `func`, as the interface methods are.
         " 43 Key() string",
-        // An embedded type is listed, exported or not: what it exports, the struct does.
-        "type Service struct { kindMeta; Port int }",
+        // An embedded unexported type is an unexported field, counted as a named one is.
+        "type Service struct { Port int; +1 unexported }",
         // A constraint's type set is what the interface means.
         "type Quantity interface { ~int64 | ~float64 }",
         "type Keyed interface { ~string }",
@@ -3454,4 +3455,54 @@ fn python_values_are_judged_short_as_written() {
     for line in ["3 DEFAULT_TIMEOUT = 3\n", "10 Factory\n", "17-23 Attribute\n"] {
         assert!(views.signatures.contains(line), "no `{line}` in\n{}", views.signatures);
     }
+}
+
+/// pkg/errors: a struct's unexported fields, named or embedded, are counted on its line, never
+/// listed, and a struct with only such fields says so instead of appearing bare.
+#[test]
+fn go_unexported_fields_are_counted_not_listed() {
+    let source = "package errors\n\n\
+                  type fundamental struct {\n\tmsg string\n\t*stack\n}\n\n\
+                  type withMessage struct {\n\tcause error\n\tmsg   string\n}\n\n\
+                  type B struct {\n\tA\n\tx, y int\n\tTag string\n}\n\n\
+                  type Open struct {\n\tName string\n}\n";
+    let outline = lean_ctx_outline::outline(Language::Go, source);
+    let signatures = lean_ctx_outline::render_signatures(&outline);
+    let lines: Vec<&str> = signatures.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "1 package errors",
+            "3-6 type fundamental struct { +2 unexported }",
+            "8-11 type withMessage struct { +2 unexported }",
+            "13-17 type B struct { A; Tag string; +2 unexported }",
+            "19-21 type Open struct { Name string }",
+        ],
+        "{signatures}"
+    );
+}
+
+/// immer's `IProduce`: an interface of call signatures only is a function's overloads, shown by
+/// the shortest with the count of the others, not bare.
+#[test]
+fn typescript_interface_of_call_signatures_shows_them() {
+    let source = "export interface IProduce {\n\
+                  \t<Base, D = any>(base: Base, recipe: (draft: D) => void, listener?: PatchListener): Base\n\
+                  \t<Base>(recipe: (draft: Base) => void): (base: Base) => Base\n\
+                  \t(base: any, recipe: any): any\n\
+                  }\n\n\
+                  export interface Curried {\n\t(state: number): number\n}\n\n\
+                  export interface Plain {\n\tname: string\n}\n";
+    let outline = lean_ctx_outline::outline(Language::TypeScript, source);
+    let signatures = lean_ctx_outline::render_signatures(&outline);
+    let lines: Vec<&str> = signatures.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "1-5 export interface IProduce { (base: any, recipe: any): any (+2 more) }",
+            "7-9 export interface Curried { (state: number): number }",
+            "11-13 export interface Plain { name: string }",
+        ],
+        "{signatures}"
+    );
 }

@@ -105,9 +105,10 @@ fn receiver_type(node: Node, source: &str) -> Option<String> {
     None
 }
 
-/// A struct field another package can use: an exported name, or an embedded type, whose exported
-/// methods and fields the struct's are, even when the type itself is not exported (go/types'
-/// `Const` is `Name()`, `Pkg()`, … through its embedded `object`).
+/// A struct field another package can use: an exported name, or an embedded exported type. An
+/// embedded unexported type (`*stack`) is a field of that unexported name, as `msg string` is:
+/// both are counted on the struct's line (see
+/// [`crate::model::Definition::unexported_fields`]), not listed.
 fn exported_field(node: Node, source: &str) -> Option<Kind> {
     // A struct left open reads the next function as fields (`func New() *Config` is an error
     // for `func` and a field `New`): a field after an error on its own line is none, and its line
@@ -118,9 +119,7 @@ fn exported_field(node: Node, source: &str) -> Option<Kind> {
     if after_error {
         return None;
     }
-    let names = field_names(node, source)?;
-    let embedded = node.child_by_field_name("name").is_none();
-    (embedded || names.starts_with(|c: char| c.is_uppercase())).then_some(Kind::Field)
+    field_names(node, source).map(|_| Kind::Field)
 }
 
 /// An interface embedded in an interface: its methods are the outer one's, exported or not.
@@ -143,14 +142,23 @@ fn field_names(node: Node, source: &str) -> Option<String> {
     if node.child_by_field_name("name").is_some() {
         return None;
     }
-    type_name(node_text(node.child_by_field_name("type")?, source))
+    embedded_name(node, source).filter(|name| name.starts_with(|c: char| c.is_uppercase()))
 }
 
-/// Every name a field declaration gives its fields, exported or not (`host, Port`).
+/// Every name a field declaration gives its fields, exported or not (`host, Port`; `stack` for
+/// an embedded `*stack`).
 fn every_field_name(node: Node, source: &str) -> Option<String> {
     let mut cursor = node.walk();
     let names: Vec<&str> = node.children_by_field_name("name", &mut cursor).map(|n| node_text(n, source)).collect();
-    (!names.is_empty()).then(|| names.join(", "))
+    match names.is_empty() {
+        true => embedded_name(node, source),
+        false => Some(names.join(", ")),
+    }
+}
+
+/// The name of an embedded field: its type's (`Mutex` for `*sync.Mutex`).
+fn embedded_name(node: Node, source: &str) -> Option<String> {
+    type_name(node_text(node.child_by_field_name("type")?, source))
 }
 
 /// `Reader` for `io.Reader`; a constraint's type set as written (`~int | ~float64`): what a

@@ -1356,6 +1356,16 @@ fn implements_overloads(node: Node, source: &str) -> bool {
 }
 
 fn overloaded_type(node: Node) -> Option<Vec<Node>> {
+    // An interface of call signatures only (immer's `interface IProduce { <Base>(base: Base, …):
+    // …; … }`): they are the whole type, a function's overloads, and its line shows them as
+    // such rather than bare.
+    if node.kind() == "interface_declaration" {
+        let body = node.child_by_field_name("body")?;
+        let mut cursor = body.walk();
+        let members: Vec<Node> = body.named_children(&mut cursor).filter(|member| member.kind() != "comment").collect();
+        let only_calls = members.iter().all(|member| member.kind() == "call_signature");
+        return (only_calls && !members.is_empty()).then_some(members);
+    }
     let annotation = node.child_by_field_name("type")?;
     let list = annotation.named_child(0).filter(|list| list.kind() == "object_type")?;
     let mut cursor = list.walk();

@@ -149,7 +149,7 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         false => named,
     };
     let unparsed = unparsed::merge(named);
-    Outline {
+    let mut outline = Outline {
         language,
         imports: walked.imports,
         items: walked.items,
@@ -157,6 +157,33 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         unparsed,
         unlisted: walked.unlisted,
         unlisted_keys: walked.unlisted_keys,
+    };
+    if language == Language::Go {
+        count_unexported_fields(&mut outline, tree, source);
+    }
+    outline
+}
+
+/// Counts on each Go struct the fields its views leave out as unexported (see
+/// [`Definition::unexported_fields`]): those [`private_fields()`] finds declared in its lines,
+/// but on a line the views name as not parsed (a struct left open reads the code after it as
+/// fields), which the first line already says may hide anything.
+fn count_unexported_fields(outline: &mut Outline, tree: &Tree, source: &str) {
+    let parsed = |line: u32| !outline.unparsed.iter().any(|(from, to)| (*from..=*to).contains(&line));
+    let fields: Vec<PrivateDefinition> = private_fields(outline, tree, source)
+        .into_iter()
+        .filter(|field| field.kind == Kind::Field && parsed(field.line))
+        .collect();
+    let mut pending: Vec<&mut Definition> = outline.items.iter_mut().collect();
+    while let Some(definition) = pending.pop() {
+        if definition.kind == Kind::Struct {
+            let inside = |field: &&PrivateDefinition| {
+                field.encloser.as_deref() == Some(definition.name.as_str())
+                    && (definition.start_line..=definition.end_line).contains(&field.line)
+            };
+            definition.unexported_fields = u32::try_from(fields.iter().filter(inside).count()).unwrap_or(u32::MAX);
+        }
+        pending.extend(definition.children.iter_mut());
     }
 }
 
@@ -1011,6 +1038,7 @@ impl<'s> Walker<'s> {
                 head_line: node_lines(flag.head, self.source).0,
                 end_line: node_lines(flag.last, self.source).1,
                 children: Vec::new(),
+                unexported_fields: 0,
             })
             .collect();
         Definition {
@@ -1022,6 +1050,7 @@ impl<'s> Walker<'s> {
             head_line,
             end_line,
             children,
+            unexported_fields: 0,
         }
     }
 
@@ -1136,7 +1165,17 @@ impl<'s> Walker<'s> {
                 && self.function_declarations(body) >= FACTORY_FUNCTIONS;
             self.walk(body, Some(Owner { kind, name: &name, factory }), &[], depth + 1, &mut children);
         }
-        Some(Definition { kind, name, signature, uncut, start_line, head_line, end_line, children })
+        Some(Definition {
+            kind,
+            name,
+            signature,
+            uncut,
+            start_line,
+            head_line,
+            end_line,
+            children,
+            unexported_fields: 0,
+        })
     }
 
     /// Whether `node` is a function declaration statement (not a function value bound to a name,
@@ -1257,10 +1296,20 @@ impl<'s> Walker<'s> {
         let value = rule.value_head.and_then(|value_head| value_head(node, self.source));
         match (list, shortest) {
             (Some(list), Some(shortest)) => {
-                // The list's braces are where the shortest signature goes.
+                // The list's braces are where the shortest signature goes; an interface's keeps
+                // them, being a body.
+                let braces = node.kind() == "interface_declaration";
                 self.push_code(&mut head, Role::Tail, node, core_end..list.start_byte());
+                if braces {
+                    head.push(Role::Tail, "{ ");
+                }
                 self.push_code(&mut head, Role::Tail, node, shortest.byte_range());
-                head.push(Role::Tail, &format!(" (+{} more)", overloads.len() - 1));
+                if overloads.len() > 1 {
+                    head.push(Role::Tail, &format!(" (+{} more)", overloads.len() - 1));
+                }
+                if braces {
+                    head.push(Role::Tail, " }");
+                }
             }
             // The value a rule names stands for what is after the name, which is only `=` there
             // (see `Rule::value_head`): the `=` is written as core, so that shortening a long

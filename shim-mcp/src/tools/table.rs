@@ -47,7 +47,7 @@ pub const TOOLS: &[ToolSpec] = &[
         description: "Read files compactly; paths relative to the working directory. Modes:\n\
                       auto (default): full if small; large code → map, large text → its head\n\
                       full: whole file\n\
-                      signatures: each definition's signature, incl. struct fields and macro items\n\
+                      signatures: each definition's signature, incl. public struct fields and macro items\n\
                       map: outline, shorter than signatures (text: headings)\n\
                       diff: changes since this session last had the file\n\
                       aggressive: code without comments and blank lines; plain text as auto\n\

@@ -13,7 +13,9 @@ use super::git::{self, GitError};
 use crate::locks::{Mutex, ids};
 
 pub const MAX_COMMITS: usize = 500;
-pub const MAX_FILES_PER_COMMIT: usize = 50;
+/// More files than one change a reviewer reads as a unit: an initial import, a vendored drop or a
+/// release of built files (immer's first commit touched 33) pairs every file with every other.
+pub const MAX_FILES_PER_COMMIT: usize = 30;
 
 /// Co-change counts of one project at one HEAD.
 #[derive(Debug, Default)]
@@ -103,5 +105,16 @@ mod tests {
         assert_eq!(counts.with("c.rs"), [("a.rs".to_string(), 1), ("b.rs".to_string(), 1)]);
         assert!(counts.with("f1.rs").is_empty(), "a sweep over every file says nothing");
         assert_eq!((counts.commits, counts.skipped), (4, 1));
+    }
+
+    #[test]
+    fn a_bulk_import_pairs_nothing() {
+        // immer's first commit: sources, LICENSE and every dist/*.map in one go.
+        let import: String = (0..33).map(|i| format!("dist/f{i}.js.map\n")).collect();
+        let log = format!("\u{1e}\n\nsrc/a.ts\nsrc/a.test.ts\n\u{1e}\n\nsrc/a.ts\nLICENSE\n{import}");
+        let counts = CoChanges::from_log(&log);
+        assert_eq!(counts.with("src/a.ts"), [("src/a.test.ts".to_string(), 1)]);
+        assert!(counts.with("LICENSE").is_empty());
+        assert_eq!((counts.commits, counts.skipped), (2, 1));
     }
 }
