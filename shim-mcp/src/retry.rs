@@ -174,7 +174,8 @@ impl Backends {
 }
 
 async fn connect(opts: &ClientOptions) -> Slot {
-    match Backend::connect(opts).await {
+    // Every connect looks for lean-ctxd again: installing it must not take a restart of the host.
+    match Backend::connect(&opts.with_daemon_bin_found_again()).await {
         Ok(backend) => {
             if let Some(reason) = &backend.fallback_reason {
                 tracing::warn!("no daemon available, served by a lean-ctxd child of this session: {reason}");

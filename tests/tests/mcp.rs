@@ -529,7 +529,7 @@ fn without_lean_ctxd_tool_calls_say_what_is_missing() {
 /// lctx-mcp installed without lean-ctxd: each call says, naming lctx-mcp, what to install, and
 /// the log says it once, however many calls find it missing.
 #[test]
-fn without_any_lean_ctxd_calls_name_lctx_mcp_and_the_log_says_it_once() {
+fn without_any_lean_ctxd_calls_name_lctx_mcp_and_one_installed_later_is_found() {
     let home = Home::new();
     let root = project(&home);
     let program = alone(&home, "lctx-mcp");
@@ -545,8 +545,15 @@ fn without_any_lean_ctxd_calls_name_lctx_mcp_and_the_log_says_it_once() {
     for id in [1, 2] {
         assert_eq!(raw.call_tool(id, "ctx_read", json!({"path": "lib.rs"})), (want.clone(), true));
     }
-    assert!(raw.close().success());
     assert_eq!(shim_log(&home).matches("no lean-ctxd found").count(), 1, "{}", shim_log(&home));
+    // Installed beside it meanwhile, lean-ctxd serves the next call: the host need not restart lctx-mcp.
+    let beside = program.with_file_name("lean-ctxd");
+    if std::fs::hard_link(bin("lean-ctxd"), &beside).is_err() {
+        std::fs::copy(bin("lean-ctxd"), &beside).unwrap();
+    }
+    let (text, is_error) = raw.call_tool(3, "ctx_read", json!({"path": "lib.rs"}));
+    assert!(!is_error && text.contains("greet"), "{text}");
+    assert!(raw.close().success());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
