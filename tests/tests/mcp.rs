@@ -440,6 +440,30 @@ async fn a_daemon_killed_between_calls_goes_unnoticed() {
     client.cancel().await.unwrap();
 }
 
+/// An edit is not repeated when its connection breaks (it may have run); but one sent after
+/// the daemon was killed reached no daemon, and failed saying it might have run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_sent_after_the_daemon_was_killed_is_applied_by_the_next_one() {
+    let home = Home::new();
+    let root = project(&home);
+    std::fs::write(root.join("notes.txt"), "v0\n").unwrap();
+    let client = connect(&home, &root, ProtocolVersion::V_2025_06_18, &[]).await;
+    let edit = |old: &str, new: &str| json!({"path": "notes.txt", "old_string": old, "new_string": new});
+    ok(&client, "ctx_edit", edit("v0", "v1")).await;
+    for (old, new) in [("v1", "v2"), ("v2", "v3")] {
+        let before = home.daemon_pids();
+        assert_eq!(before.len(), 1, "one daemon serves the shim");
+        kill(before[0], libc::SIGKILL);
+        let lock = home.dirs().daemon_lock();
+        assert!(wait_until(Duration::from_secs(60), || !lean_ctxd::server::singleton::is_held(&lock)));
+        // Long enough for the shim's end of the connection to see it close.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let text = ok(&client, "ctx_edit", edit(old, new)).await;
+        assert_eq!(std::fs::read_to_string(root.join("notes.txt")).unwrap(), format!("{new}\n"), "{text}");
+    }
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_no_daemon_one_fallback_child_serves_the_whole_session() {
     let home = Home::new();
