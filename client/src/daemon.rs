@@ -386,6 +386,22 @@ fn lock_startup(path: &Path) -> Result<File, Problem> {
 mod tests {
     use super::*;
 
+    /// A killed daemon is gone, or a zombie until reaped: both have exited; a live one has not.
+    #[test]
+    fn a_process_has_exited_once_gone_or_a_zombie() {
+        assert!(!exited(std::process::id()));
+        let mut child = std::process::Command::new("sleep").arg("60").spawn().unwrap();
+        assert!(!exited(child.id()));
+        child.kill().unwrap();
+        let zombie = Instant::now();
+        while !exited(child.id()) {
+            assert!(zombie.elapsed() < Duration::from_secs(10), "a killed child never showed as exited");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        child.wait().unwrap();
+        assert!(exited(child.id()), "reaped: gone");
+    }
+
     #[test]
     fn a_higher_version_or_a_later_binary_is_newer() {
         assert!(newer(("0.2.0", ""), ("0.1.9", "")));

@@ -451,9 +451,13 @@ async fn an_edit_sent_after_the_daemon_was_killed_is_applied_by_the_next_one() {
     let edit = |old: &str, new: &str| json!({"path": "notes.txt", "old_string": old, "new_string": new});
     ok(&client, "ctx_edit", edit("v0", "v1")).await;
     for (old, new) in [("v1", "v2"), ("v2", "v3")] {
+        // A command first, as in a session: its watchdog is killed along (`pkill -9 -f lean-ctxd`).
+        ok(&client, "ctx_shell", json!({"command": "echo busy"})).await;
         let before = home.daemon_pids();
         assert_eq!(before.len(), 1, "one daemon serves the shim");
-        kill(before[0], libc::SIGKILL);
+        for pid in before.iter().chain(&home.watchdog_pids()) {
+            kill(*pid, libc::SIGKILL);
+        }
         let lock = home.dirs().daemon_lock();
         assert!(wait_until(Duration::from_secs(60), || !lean_ctxd::server::singleton::is_held(&lock)));
         // Long enough for the shim's end of the connection to see it close.
