@@ -102,7 +102,7 @@ impl Scope {
     /// `allow_paths` and the read-only roots.
     pub fn resolve_existing(&self, input: &str) -> EngineResult<PathBuf> {
         let joined = self.join(input)?;
-        let real = joined.canonicalize().or_else(|e| match self.from_root(input) {
+        let real = joined.canonicalize().or_else(|e| match self.at_root(input) {
             Some(shown) if e.kind() == std::io::ErrorKind::NotFound => shown.canonicalize(),
             _ => Err(e),
         });
@@ -110,7 +110,7 @@ impl Scope {
             // A link whose target is gone is listed by ls, glob and tree: "no such file" would
             // contradict them.
             std::io::ErrorKind::NotFound
-                if let Some(target) = dangling(&joined).or_else(|| dangling(&self.from_root(input)?)) =>
+                if let Some(target) = dangling(&joined).or_else(|| dangling(&self.at_root(input)?)) =>
             {
                 EngineError::not_found(format!(
                     "{input} is a symbolic link to {}, which does not exist: read its target once it is there, or \
@@ -129,7 +129,7 @@ impl Scope {
 
     /// `input` joined to the project root, when it is tried there too: from a
     /// directory below the root, a relative path that is not there.
-    fn from_root(&self, input: &str) -> Option<PathBuf> {
+    fn at_root(&self, input: &str) -> Option<PathBuf> {
         (self.cwd != self.root && Path::new(input).is_relative()).then(|| self.root.join(input))
     }
 
@@ -139,13 +139,13 @@ impl Scope {
     pub fn locate(&self, input: &str) -> EngineResult<Option<PathBuf>> {
         let joined = self.join(input)?;
         let present = |p: &PathBuf| std::fs::symlink_metadata(p).is_ok();
-        Ok(std::iter::once(joined).chain(self.from_root(input)).find(present))
+        Ok(std::iter::once(joined).chain(self.at_root(input)).find(present))
     }
 
     /// "no such file" for `input`, naming the directories it was resolved
     /// against and, when that directory holds a name a typo away, that name.
     pub fn missing(&self, input: &str) -> String {
-        let tried = match self.from_root(input) {
+        let tried = match self.at_root(input) {
             Some(_) => format!("{} and the project root {}", self.cwd.display(), self.root.display()),
             None => self.cwd.display().to_string(),
         };
@@ -159,7 +159,7 @@ impl Scope {
     fn near_miss(&self, input: &str) -> Option<String> {
         let name = Path::new(input).file_name()?.to_str()?;
         let dir = std::iter::once(self.cwd.join(input))
-            .chain(self.from_root(input))
+            .chain(self.at_root(input))
             .filter_map(|p| p.parent().map(Path::to_path_buf))
             .find(|d| d.is_dir())?;
         if !self.readable(&dir.canonicalize().ok()?) {
@@ -238,7 +238,7 @@ impl Scope {
             .ok_or_else(|| EngineError::invalid(format!("{input} does not name a file")))?
             .to_owned();
         let parents: Vec<PathBuf> = std::iter::once(joined)
-            .chain(self.from_root(input))
+            .chain(self.at_root(input))
             .map(|p| p.parent().unwrap_or(Path::new("/")).to_path_buf())
             .collect();
         let real_parent = parents.iter().find_map(|p| p.canonicalize().ok()).ok_or_else(|| {
