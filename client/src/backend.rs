@@ -25,6 +25,9 @@ pub struct Backend {
     /// Why this client is served by its own child, when it is.
     pub fallback_reason: Option<String>,
     child: Option<LocalChild>,
+    /// The daemon's process, when a daemon serves: whether it still runs
+    /// tells a connection that died between calls from a live one.
+    daemon_pid: Option<u32>,
 }
 
 /// Builds a generated client over the channel with the message limits every
@@ -48,13 +51,26 @@ impl Backend {
             return Backend::local(opts, None).await;
         }
         match daemon::ensure(opts).await {
-            Ok(d) => Ok(Backend::remote(d.channel())),
+            Ok(d) => Ok(Backend::remote(&d)),
             Err(why) => Backend::local(opts, Some(why)).await,
         }
     }
 
-    pub fn remote(channel: Channel) -> Backend {
-        Backend { channel, served_by: ServedBy::Daemon, fallback_reason: None, child: None }
+    pub fn remote(daemon: &daemon::Daemon) -> Backend {
+        Backend {
+            channel: daemon.channel(),
+            served_by: ServedBy::Daemon,
+            fallback_reason: None,
+            child: None,
+            daemon_pid: Some(daemon.hello.pid).filter(|&pid| pid != 0),
+        }
+    }
+
+    /// Whether the daemon serving this backend has exited (killed, crashed):
+    /// a request sent on its connection would reach no one, yet the failure
+    /// would look like one that cut a call off while it ran.
+    pub fn daemon_exited(&self) -> bool {
+        self.daemon_pid.is_some_and(daemon::exited)
     }
 
     /// A `lean-ctxd --stdio` child serving this client alone. Cross-process
@@ -79,8 +95,13 @@ impl Backend {
             Ok(Err(e)) => return Err(failed(&child, format!("broke its connection: {e}"))),
             Err(_) => return Err(failed(&child, format!("did not answer the handshake within {HANDSHAKE_TIMEOUT:?}"))),
         };
-        let backend =
-            Backend { channel, served_by: ServedBy::Local, fallback_reason: reason.clone(), child: Some(child) };
+        let backend = Backend {
+            channel,
+            served_by: ServedBy::Local,
+            fallback_reason: reason.clone(),
+            child: Some(child),
+            daemon_pid: None,
+        };
         if let Err(what) = daemon::handshake(&mut backend.control(), opts).await {
             return Err(failed(backend.child.as_ref().expect("just set"), what));
         }

@@ -154,10 +154,23 @@ fn known_same_build(opts: &ClientOptions, expected_id: &str) -> Option<HelloResp
 /// into its backlog but answers nothing, and only the handshake's deadline
 /// notices that in time to fall back. Where /proc is missing, no.
 fn runs(pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    matches!(state(pid), Ok(Some('R' | 'S' | 'D' | 'I')))
+}
+
+/// Whether process `pid` has exited: gone, or a zombie. Where /proc is
+/// missing, no: that cannot be told.
+pub fn exited(pid: u32) -> bool {
+    match state(pid) {
+        Ok(state) => matches!(state, Some('Z' | 'X')),
+        Err(e) => e.kind() == io::ErrorKind::NotFound && Path::new("/proc/self/stat").exists(),
+    }
+}
+
+/// The state letter of process `pid` in /proc.
+fn state(pid: u32) -> io::Result<Option<char>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
     // `pid (comm) S …`: the state follows the last `)`, as comm may hold one.
-    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
-    matches!(state, Some('R' | 'S' | 'D' | 'I'))
+    Ok(stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next()))
 }
 
 /// Hello within the handshake deadline.
@@ -372,6 +385,22 @@ fn lock_startup(path: &Path) -> Result<File, Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A killed daemon is gone, or a zombie until reaped: both have exited; a live one has not.
+    #[test]
+    fn a_process_has_exited_once_gone_or_a_zombie() {
+        assert!(!exited(std::process::id()));
+        let mut child = std::process::Command::new("sleep").arg("60").spawn().unwrap();
+        assert!(!exited(child.id()));
+        child.kill().unwrap();
+        let zombie = Instant::now();
+        while !exited(child.id()) {
+            assert!(zombie.elapsed() < Duration::from_secs(10), "a killed child never showed as exited");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        child.wait().unwrap();
+        assert!(exited(child.id()), "reaped: gone");
+    }
 
     #[test]
     fn a_higher_version_or_a_later_binary_is_newer() {

@@ -56,6 +56,17 @@ impl ClientOptions {
         }
     }
 
+    /// These options, with lean-ctxd looked for again when none was found:
+    /// a long-lived client (lctx-mcp) registered before lean-ctxd was
+    /// installed finds it at its next connect.
+    pub fn with_daemon_bin_found_again(&self) -> ClientOptions {
+        let mut again = self.clone();
+        if again.daemon_bin.is_none() {
+            again.daemon_bin = find_daemon_bin();
+        }
+        again
+    }
+
     /// Why `daemon_bin` is `None`: where lean-ctxd was looked for.
     pub fn daemon_bin_not_found(&self) -> String {
         let name = &self.client.name;

@@ -73,7 +73,7 @@ impl Backends {
             match lctx::daemon::ensure(&self.opts).await {
                 Ok(daemon) => {
                     tracing::info!("the daemon is back; leaving the fallback child");
-                    self.install(Ok(Arc::new(Backend::remote(daemon.channel()))));
+                    self.install(Ok(Arc::new(Backend::remote(&daemon))));
                 }
                 Err(why) => {
                     tracing::debug!("the daemon is still unavailable: {why}");
@@ -148,7 +148,14 @@ impl Backends {
     /// Runs `spec`'s handler, reconnecting and repeating it once after a
     /// transport failure when that is safe.
     pub async fn call(self: &Arc<Self>, spec: &ToolSpec, ctx: RequestContext, args: &Value) -> Result<Answer, Failure> {
-        let backend = self.current().await?;
+        let mut backend = self.current().await?;
+        // A daemon killed since the last call leaves a connection whose failure cannot be told
+        // from one that cut a call off while it ran; a call not safe to repeat goes to a live
+        // daemon instead. (A daemon dying at the moment of the call still ends it as below.)
+        if !spec.idempotent.holds(args) && backend.daemon_exited() {
+            tracing::info!(tool = spec.name, "the daemon exited since the last call; reconnecting before this one");
+            backend = self.reconnect(&backend).await?;
+        }
         let first = (spec.run)(&backend, Call { ctx: ctx.clone(), args }).await;
         let Err(Failure::Status(status)) = &first else { return first };
         let Some(broken) = transport_failure(status) else { return first };
@@ -174,7 +181,8 @@ impl Backends {
 }
 
 async fn connect(opts: &ClientOptions) -> Slot {
-    match Backend::connect(opts).await {
+    // Every connect looks for lean-ctxd again: installing it must not take a restart of the host.
+    match Backend::connect(&opts.with_daemon_bin_found_again()).await {
         Ok(backend) => {
             if let Some(reason) = &backend.fallback_reason {
                 tracing::warn!("no daemon available, served by a lean-ctxd child of this session: {reason}");

@@ -98,6 +98,10 @@ fn a_flag_value_out_of_its_range_is_a_usage_error() {
         (&["read", "notes.txt", "--start-line", "1", "--limit", "0"], "--limit"),
         (&["read", "notes.txt", "-m", "signatures", "--start-line", "5"], "--start-line"),
         (&["callgraph", "x", "-d", "9"], "depth 9 is out of range: use 1 to 5"),
+        (
+            &["expand", "abc", "--search", "FAILED"],
+            "to keep the lines of output abc matching FAILED, pass --grep FAILED",
+        ),
         (&["impact", "notes.txt", "-d", "0"], "depth 0 is out of range: use 1 to 5"),
         (&["run", "--timeout", "99999", "--", "true"], "3600"),
     ] {

@@ -440,6 +440,34 @@ async fn a_daemon_killed_between_calls_goes_unnoticed() {
     client.cancel().await.unwrap();
 }
 
+/// An edit is not repeated when its connection breaks (it may have run); but one sent after
+/// the daemon was killed reached no daemon, and failed saying it might have run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_sent_after_the_daemon_was_killed_is_applied_by_the_next_one() {
+    let home = Home::new();
+    let root = project(&home);
+    std::fs::write(root.join("notes.txt"), "v0\n").unwrap();
+    let client = connect(&home, &root, ProtocolVersion::V_2025_06_18, &[]).await;
+    let edit = |old: &str, new: &str| json!({"path": "notes.txt", "old_string": old, "new_string": new});
+    ok(&client, "ctx_edit", edit("v0", "v1")).await;
+    for (old, new) in [("v1", "v2"), ("v2", "v3")] {
+        // A command first, as in a session: its watchdog is killed along (`pkill -9 -f lean-ctxd`).
+        ok(&client, "ctx_shell", json!({"command": "echo busy"})).await;
+        let before = home.daemon_pids();
+        assert_eq!(before.len(), 1, "one daemon serves the shim");
+        for pid in before.iter().chain(&home.watchdog_pids()) {
+            kill(*pid, libc::SIGKILL);
+        }
+        let lock = home.dirs().daemon_lock();
+        assert!(wait_until(Duration::from_secs(60), || !lean_ctxd::server::singleton::is_held(&lock)));
+        // Long enough for the shim's end of the connection to see it close.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let text = ok(&client, "ctx_edit", edit(old, new)).await;
+        assert_eq!(std::fs::read_to_string(root.join("notes.txt")).unwrap(), format!("{new}\n"), "{text}");
+    }
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_no_daemon_one_fallback_child_serves_the_whole_session() {
     let home = Home::new();
@@ -529,7 +557,7 @@ fn without_lean_ctxd_tool_calls_say_what_is_missing() {
 /// lctx-mcp installed without lean-ctxd: each call says, naming lctx-mcp, what to install, and
 /// the log says it once, however many calls find it missing.
 #[test]
-fn without_any_lean_ctxd_calls_name_lctx_mcp_and_the_log_says_it_once() {
+fn without_any_lean_ctxd_calls_name_lctx_mcp_and_one_installed_later_is_found() {
     let home = Home::new();
     let root = project(&home);
     let program = alone(&home, "lctx-mcp");
@@ -545,8 +573,15 @@ fn without_any_lean_ctxd_calls_name_lctx_mcp_and_the_log_says_it_once() {
     for id in [1, 2] {
         assert_eq!(raw.call_tool(id, "ctx_read", json!({"path": "lib.rs"})), (want.clone(), true));
     }
-    assert!(raw.close().success());
     assert_eq!(shim_log(&home).matches("no lean-ctxd found").count(), 1, "{}", shim_log(&home));
+    // Installed beside it meanwhile, lean-ctxd serves the next call: the host need not restart lctx-mcp.
+    let beside = program.with_file_name("lean-ctxd");
+    if std::fs::hard_link(bin("lean-ctxd"), &beside).is_err() {
+        std::fs::copy(bin("lean-ctxd"), &beside).unwrap();
+    }
+    let (text, is_error) = raw.call_tool(3, "ctx_read", json!({"path": "lib.rs"}));
+    assert!(!is_error && text.contains("greet"), "{text}");
+    assert!(raw.close().success());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

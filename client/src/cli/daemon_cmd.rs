@@ -91,7 +91,7 @@ async fn status(opts: &ClientOptions, json: bool) -> CmdResult {
         super::connect(opts).await?
     } else {
         match daemon::find(opts).await? {
-            Some(d) => Backend::remote(d.channel()),
+            Some(d) => Backend::remote(&d),
             None if json => {
                 crate::outln!("{}", render::status_json(&StatusResponse::default()));
                 return Ok(());

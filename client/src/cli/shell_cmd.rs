@@ -53,7 +53,9 @@ pub struct ExpandArgs {
     #[arg(long, value_name = "PATTERN")]
     grep: Option<String>,
     /// Find archived outputs mentioning these words.
-    #[arg(long, value_name = "QUERY", conflicts_with_all = ["id", "lines", "grep"])]
+    // Not in conflict with an id for clap: `expand` says then that --grep is the search within one
+    // output (ctx_expand's `search` with an `id`).
+    #[arg(long, value_name = "QUERY", conflicts_with_all = ["lines", "grep"])]
     search: Option<String>,
     /// With an id: at most this many lines (matching lines with --grep); the answer says where the rest starts.
     /// With --search: at most this many outputs, best first (default 20); the answer says how many more match.
@@ -152,6 +154,12 @@ fn parse_lines(spec: &str) -> Result<(u32, u32), Failure> {
 pub async fn expand(args: ExpandArgs, opts: &ClientOptions) -> Exit {
     if args.limit == Some(0) {
         return Err(Failure::Usage("--limit must be at least 1".into()));
+    }
+    if let (Some(id), Some(query)) = (&args.id, &args.search) {
+        return Err(Failure::Usage(format!(
+            "--search looks through every archived output and takes no id; to keep the lines of output {id} \
+             matching {query}, pass --grep {query}"
+        )));
     }
     let (start_line, end_line) = match &args.lines {
         Some(spec) => {

@@ -112,22 +112,24 @@ impl Engine {
     pub fn edit(&self, caller: &Caller<'_>, params: &EditParams) -> EngineResult<EditOutcome> {
         let config = self.config.get();
         let scope = self.scope(caller, &config)?;
-        let joined = scope.cwd.join(&params.path);
-        if std::fs::symlink_metadata(&joined).is_ok_and(|m| m.file_type().is_symlink()) {
+        // Found where reads find it (cwd, else the root), so a path another answer printed
+        // edits the file that answer meant.
+        let located = scope.locate(&params.path)?;
+        if located.as_ref().is_some_and(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())) {
             return Err(EngineError::denied(format!(
                 "{} is a symlink; edit the file it points to instead",
                 params.path
             )));
         }
-        let existing = joined.exists();
+        let existing = located.is_some();
         let path = if existing {
             scope.resolve_existing(&params.path)?
         } else if params.create {
             scope.resolve_new(&params.path)?
         } else {
             return Err(EngineError::not_found(format!(
-                "no such file: {}; pass {} to create it",
-                params.path,
+                "{}; pass {} to create it",
+                scope.missing(&params.path),
                 params.surface.create()
             )));
         };

@@ -102,8 +102,7 @@ impl Scope {
     /// `allow_paths` and the read-only roots.
     pub fn resolve_existing(&self, input: &str) -> EngineResult<PathBuf> {
         let joined = self.join(input)?;
-        let from_root = || (self.cwd != self.root && Path::new(input).is_relative()).then(|| self.root.join(input));
-        let real = joined.canonicalize().or_else(|e| match from_root() {
+        let real = joined.canonicalize().or_else(|e| match self.at_root(input) {
             Some(shown) if e.kind() == std::io::ErrorKind::NotFound => shown.canonicalize(),
             _ => Err(e),
         });
@@ -111,7 +110,7 @@ impl Scope {
             // A link whose target is gone is listed by ls, glob and tree: "no such file" would
             // contradict them.
             std::io::ErrorKind::NotFound
-                if let Some(target) = dangling(&joined).or_else(|| dangling(&from_root()?)) =>
+                if let Some(target) = dangling(&joined).or_else(|| dangling(&self.at_root(input)?)) =>
             {
                 EngineError::not_found(format!(
                     "{input} is a symbolic link to {}, which does not exist: read its target once it is there, or \
@@ -119,20 +118,59 @@ impl Scope {
                     target.display()
                 ))
             }
-            std::io::ErrorKind::NotFound if from_root().is_some() => EngineError::not_found(format!(
-                "no such file: {input} (resolved against {} and the project root {})",
-                self.cwd.display(),
-                self.root.display()
-            )),
-            std::io::ErrorKind::NotFound => {
-                EngineError::not_found(format!("no such file: {input} (resolved against {})", self.cwd.display()))
-            }
+            std::io::ErrorKind::NotFound => EngineError::not_found(self.missing(input)),
             _ => EngineError::denied(format!("cannot access {input}: {e}")),
         })?;
         if !self.readable(&real) {
             return Err(self.outside(input));
         }
         Ok(real)
+    }
+
+    /// `input` joined to the project root, when it is tried there too: from a
+    /// directory below the root, a relative path that is not there.
+    fn at_root(&self, input: &str) -> Option<PathBuf> {
+        (self.cwd != self.root && Path::new(input).is_relative()).then(|| self.root.join(input))
+    }
+
+    /// Where `input` names an entry (a symlink too, followed or not), tried
+    /// in [`Scope::resolve_existing`]'s order: relative to cwd, else to the
+    /// root. `None` when neither holds one.
+    pub fn locate(&self, input: &str) -> EngineResult<Option<PathBuf>> {
+        let joined = self.join(input)?;
+        let present = |p: &PathBuf| std::fs::symlink_metadata(p).is_ok();
+        Ok(std::iter::once(joined).chain(self.at_root(input)).find(present))
+    }
+
+    /// "no such file" for `input`, naming the directories it was resolved
+    /// against and, when that directory holds a name a typo away, that name.
+    pub fn missing(&self, input: &str) -> String {
+        let tried = match self.at_root(input) {
+            Some(_) => format!("{} and the project root {}", self.cwd.display(), self.root.display()),
+            None => self.cwd.display().to_string(),
+        };
+        let hint = self.near_miss(input).map(|near| format!("; did you mean {near}?")).unwrap_or_default();
+        format!("no such file: {input} (resolved against {tried}){hint}")
+    }
+
+    /// `input` with its file name replaced by the nearest name in its
+    /// directory (the first of the directories tried that exists), when one
+    /// is near enough to be what was meant.
+    fn near_miss(&self, input: &str) -> Option<String> {
+        let name = Path::new(input).file_name()?.to_str()?;
+        let dir = std::iter::once(self.cwd.join(input))
+            .chain(self.at_root(input))
+            .filter_map(|p| p.parent().map(Path::to_path_buf))
+            .find(|d| d.is_dir())?;
+        if !self.readable(&dir.canonicalize().ok()?) {
+            return None;
+        }
+        // Sorted, so that of two names equally near the same one is named every time.
+        let mut names: Vec<String> =
+            std::fs::read_dir(&dir).ok()?.filter_map(|entry| entry.ok()?.file_name().into_string().ok()).collect();
+        names.sort();
+        let near = lean_ctx_common::spelling::closest(name, names.iter().map(String::as_str))?;
+        Some(Path::new(input).with_file_name(near).display().to_string())
     }
 
     /// Opens an existing file for reading, resolved and checked like
@@ -189,16 +227,30 @@ impl Scope {
     }
 
     /// Resolves a path that may not exist yet (a file to create): its
-    /// directory must exist and be permitted.
+    /// directory must exist and be permitted. The directory is taken
+    /// relative to cwd when it is there, else (from a directory below the
+    /// root) relative to the root, as [`Scope::resolve_existing`] does.
     pub fn resolve_new(&self, input: &str) -> EngineResult<PathBuf> {
         let joined = self.join(input)?;
         let name = joined
             .file_name()
             .filter(|n| !matches!(Path::new(n).components().next(), Some(Component::ParentDir)))
-            .ok_or_else(|| EngineError::invalid(format!("{input} does not name a file")))?;
-        let parent = joined.parent().unwrap_or(Path::new("/"));
-        let real_parent = parent.canonicalize().map_err(|_| {
-            EngineError::not_found(format!("the directory {} does not exist; create it first", parent.display()))
+            .ok_or_else(|| EngineError::invalid(format!("{input} does not name a file")))?
+            .to_owned();
+        let parents: Vec<PathBuf> = std::iter::once(joined)
+            .chain(self.at_root(input))
+            .map(|p| p.parent().unwrap_or(Path::new("/")).to_path_buf())
+            .collect();
+        let real_parent = parents.iter().find_map(|p| p.canonicalize().ok()).ok_or_else(|| {
+            EngineError::not_found(match &parents[..] {
+                [here, from_root] => format!(
+                    "the directory {} does not exist, nor does {} (from the project root); create the one you mean \
+                     first",
+                    here.display(),
+                    from_root.display()
+                ),
+                _ => format!("the directory {} does not exist; create it first", parents[0].display()),
+            })
         })?;
         let real = real_parent.join(name);
         if !self.permitted(&real) {
@@ -336,6 +388,49 @@ mod tests {
         assert!(e.message.contains("and the project root"), "{e}");
         // The root's own escape checks still hold.
         assert_eq!(scope.resolve_existing("../secret.txt").unwrap_err().kind, ErrorKind::PermissionDenied);
+    }
+
+    /// From src/pkg, `src/pkg/new.py` (as answers print paths) was created under
+    /// src/pkg/src/pkg, and the error asked for that duplicate directory.
+    #[test]
+    fn from_a_subdirectory_a_new_file_s_directory_is_found_as_reads_find_files() {
+        let (_d, scope) = project();
+        assert_eq!(scope.resolve_new("src/new.rs").unwrap(), scope.root.join("src/new.rs"));
+        assert_eq!(scope.locate("src/a.rs").unwrap(), Some(scope.root.join("src/a.rs")));
+        assert_eq!(scope.locate("src/none.rs").unwrap(), None);
+        // A directory below the cwd wins when both exist.
+        std::fs::create_dir_all(scope.cwd.join("src")).unwrap();
+        assert_eq!(scope.resolve_new("src/new.rs").unwrap(), scope.cwd.join("src/new.rs"));
+        let e = scope.resolve_new("lib/new.rs").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::NotFound);
+        let (here, from_root) = (scope.cwd.join("lib"), scope.root.join("lib"));
+        assert_eq!(
+            e.message,
+            format!(
+                "the directory {} does not exist, nor does {} (from the project root); create the one you mean first",
+                here.display(),
+                from_root.display()
+            )
+        );
+        // At the root, one directory is tried and named.
+        let at_root = Scope::new(scope.root.to_str().unwrap(), None, &[]).unwrap();
+        let e = at_root.resolve_new("lib/new.rs").unwrap_err();
+        assert_eq!(e.message, format!("the directory {} does not exist; create it first", from_root.display()));
+    }
+
+    /// `_hook.py` for `_hooks.py` said only "no such file".
+    #[test]
+    fn a_missing_file_names_the_nearest_name_in_its_directory() {
+        let (_d, scope) = project();
+        std::fs::write(scope.root.join("src/ab.rs"), "").unwrap();
+        std::fs::write(scope.root.join("src/lib.rs"), "").unwrap();
+        let e = scope.resolve_existing("src/b.rs").unwrap_err();
+        assert!(e.message.ends_with("; did you mean src/a.rs?"), "{e}");
+        assert!(scope.resolve_existing("src/libs.rs").unwrap_err().message.ends_with("; did you mean src/lib.rs?"));
+        // Nothing near: no guess.
+        assert!(!scope.resolve_existing("src/zzzzzz.rs").unwrap_err().message.contains("did you mean"));
+        // A directory outside what may be read is not listed.
+        assert!(!scope.resolve_existing("../../secret.tx").unwrap_err().message.contains("did you mean"));
     }
 
     #[test]

@@ -221,7 +221,7 @@ async fn check_ledger(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> 
     let Some(daemon) = daemon else { return Vec::new() };
     let request = VerifyRequest { ctx: Some(opts.context()) };
     let mut checks = Vec::new();
-    let ledger = match Backend::remote(daemon.channel()).ledger().verify(request).await {
+    let ledger = match Backend::remote(daemon).ledger().verify(request).await {
         Ok(response) => {
             let out = response.into_inner();
             // Writes the daemon could not make: gain undercounts, or a session or the archive
@@ -269,7 +269,7 @@ async fn check_indexes(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) ->
     const NAME: &str = "search index";
     let Some(daemon) = daemon else { return Vec::new() };
     let request = IndexStatusRequest { ctx: Some(opts.context()) };
-    let indexes = match Backend::remote(daemon.channel()).search().index_status(request).await {
+    let indexes = match Backend::remote(daemon).search().index_status(request).await {
         Ok(response) => response.into_inner().indexes,
         Err(e) => {
             return vec![failed(

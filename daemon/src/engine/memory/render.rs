@@ -209,9 +209,21 @@ fn gain_row(out: &mut String, key: &str, r: &GainRow, width: usize) {
     };
     let _ = writeln!(
         out,
-        "{key:<width$} {:>8} {:>12} {:>12} {:>12} {:>6.1}% {bar}",
-        r.events, r.raw_tokens, r.sent_tokens, r.saved_tokens, r.saved_pct
+        "{key:<width$} {:>8} {:>12} {:>12} {:>12} {:>7} {bar}",
+        r.events,
+        r.raw_tokens,
+        r.sent_tokens,
+        r.saved_tokens,
+        share(r)
     );
+}
+
+/// The saving as a share of the raw tokens, `-12.5%` when more was sent than
+/// the raw text held. Tokens sent where nothing raw was counted (an expand of
+/// what an earlier answer left out) are no share of anything: `n/a`, not a
+/// `0.0%` that would hide them.
+fn share(r: &GainRow) -> String {
+    if r.raw_tokens == 0 && r.sent_tokens > 0 { "n/a".to_string() } else { format!("{:.1}%", r.saved_pct) }
 }
 
 /// The daily history as a bar chart, one line per day (oldest first): each
@@ -224,14 +236,17 @@ pub fn gain_daily(rows: &[GainRow]) -> String {
         let filled = ((r.saved_tokens.max(0) as f64 / best as f64) * BAR_WIDTH as f64).round() as usize;
         let bar = format!("{}{}", "█".repeat(filled), "·".repeat(BAR_WIDTH - filled));
         let day = r.key.as_deref().unwrap_or("");
-        let _ =
-            writeln!(out, "{day:<10} {bar} {:>12} saved {:>6.1}% {:>8} events", r.saved_tokens, r.saved_pct, r.events);
+        let _ = writeln!(out, "{day:<10} {bar} {:>12} saved {:>7} {:>8} events", r.saved_tokens, share(r), r.events);
     }
     let sum = total(rows);
     let _ = write!(
         out,
-        "{:<10} {:BAR_WIDTH$} {:>12} saved {:>6.1}% {:>8} events",
-        "total", "", sum.saved_tokens, sum.saved_pct, sum.events
+        "{:<10} {:BAR_WIDTH$} {:>12} saved {:>7} {:>8} events",
+        "total",
+        "",
+        sum.saved_tokens,
+        share(&sum),
+        sum.events
     );
     out
 }
@@ -305,6 +320,28 @@ mod tests {
         assert!(lines[3].contains("800 saved   80.0%") && lines[3].ends_with("3 events"), "{text}");
         assert!(lines[4].starts_with("total ") && lines[4].contains("1000 saved   71.4%"), "{text}");
         assert_eq!(gain_daily(&rows), text, "deterministic");
+    }
+
+    /// An expand (nothing raw, 398 sent) showed `0.0%` beside its `-398`.
+    #[test]
+    fn a_negative_saving_shows_as_one() {
+        let row = |key: &str, raw: u64, sent: u64| GainRow {
+            key: Some(key.to_string()),
+            events: 1,
+            raw_tokens: raw,
+            sent_tokens: sent,
+            saved_tokens: raw as i64 - sent as i64,
+            saved_pct: if raw == 0 { 0.0 } else { (raw as f64 - sent as f64) * 100.0 / raw as f64 },
+        };
+        let text = gain(&[row("expand", 0, 398), row("read", 400, 450), row("tree", 0, 0)], "all", "tool");
+        let line =
+            |key: &str| text.lines().find(|l| l.starts_with(key)).unwrap().split_whitespace().collect::<Vec<_>>();
+        assert_eq!(line("expand")[..6], ["expand", "1", "0", "398", "-398", "n/a"], "{text}");
+        assert_eq!(line("read")[..6], ["read", "1", "400", "450", "-50", "-12.5%"], "{text}");
+        assert_eq!(line("tree")[..6], ["tree", "1", "0", "0", "0", "0.0%"], "{text}");
+        assert_eq!(line("total")[..6], ["total", "3", "400", "848", "-448", "-112.0%"], "{text}");
+        let daily = gain_daily(&[row("2025-01-08", 0, 398)]);
+        assert!(daily.lines().nth(1).unwrap().ends_with("-398 saved     n/a        1 events"), "{daily}");
     }
 
     #[test]
