@@ -38,8 +38,8 @@ pub(crate) fn push_url(
     let name = match name {
         Some(name) => name.to_string(),
         None => match default_remote(options, env, cwd, reads) {
-            Ok(name) => name,
-            Err(url) => return url,
+            Some(name) => name,
+            None => return PushUrl::Unknown,
         },
     };
     // A branch whose remote is `.` pushes to the repository itself.
@@ -60,16 +60,14 @@ pub(crate) fn push_url(
 
 /// The remote `git push` naming none pushes to, as git picks it: the
 /// current branch's `pushRemote`, `remote.pushDefault`, the branch's
-/// `remote`, else `origin`; else where it pushes, when no remote's name
-/// says (unknown, or nowhere outside a repository).
-fn default_remote(options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> Result<String, PushUrl> {
+/// `remote`, else `origin`; `None` when unknown.
+fn default_remote(options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> Option<String> {
     let branch = match git_alias::run(&["symbolic-ref", "-q", "--short", "HEAD"], options, env, cwd, reads) {
         Ran::Exited(0, branch) => Some(branch.trim_end().to_string()),
         // A detached HEAD is on no branch.
         Ran::Exited(1, _) => None,
-        // Not in a repository (git's fatal error), or no git: git push fails there too.
-        Ran::Exited(128, _) | Ran::NoGit => return Err(PushUrl::NoRemote),
-        Ran::Exited(..) | Ran::Unknown => return Err(PushUrl::Unknown),
+        Ran::NoGit => return Some("origin".to_string()),
+        Ran::Exited(..) | Ran::Unknown => return None,
     };
     let keys = [
         branch.as_ref().map(|branch| format!("branch.{branch}.pushRemote")),
@@ -78,12 +76,12 @@ fn default_remote(options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mu
     ];
     for key in keys.into_iter().flatten() {
         match git_alias::read_key(&key, options, env, cwd, reads) {
-            Alias::Value(name) => return Ok(name),
+            Alias::Value(name) => return Some(name),
             Alias::None => {}
-            Alias::Unknown => return Err(PushUrl::Unknown),
+            Alias::Unknown => return None,
         }
     }
-    Ok("origin".to_string())
+    Some("origin".to_string())
 }
 
 #[cfg(test)]
@@ -120,10 +118,6 @@ mod tests {
         git(&["config", "--add", "remote.hub.pushurl", "https://example.com/other.git"]);
         git(&["config", "--add", "remote.hub.pushurl", "../copy"]);
         assert_eq!(url(Some("hub")), PushUrl::Url("../copy".into()));
-        // Outside a repository git pushes nowhere.
-        let outside = tempfile::tempdir().expect("a temporary directory");
-        let ceiling = [home[0], home[1], ("GIT_CEILING_DIRECTORIES", "/")];
-        assert_eq!(push_url(None, &[], &ceiling, outside.path(), &mut Reads::default()), PushUrl::NoRemote);
         // Past the line's reads, unknown.
         let mut reads = Reads::default();
         while !matches!(push_url(Some("backup"), &[], &home, dir.path(), &mut reads), PushUrl::Unknown) {}
