@@ -16,13 +16,12 @@ use std::path::{Path, PathBuf};
 
 use super::bash::{self, Arg, Invocation};
 use super::expand::{self, Expansion};
-use super::git_remotes::PushUrl;
 use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexical, through_proc};
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
-    MAX_OPERANDS, Permissions, Rule, Target, awk, braces, env_files, git, git_alias, git_config, git_index,
-    git_remotes, links, made_programs, option_files, program_writes, readers, removals, urls, writers,
+    MAX_OPERANDS, Permissions, Rule, Target, awk, braces, env_files, git, git_alias, git_config, git_index, links,
+    made_programs, option_files, program_writes, readers, removals, urls, writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -133,10 +132,6 @@ pub(super) struct Finder<'a> {
     /// repository (`git add -f .`), as written: what a later one prints of
     /// one is known only when it runs.
     repository_changed_by: Option<String>,
-    /// The first git command that may change a remote's URL (`git remote
-    /// add`, `git config`), as written: a later push to a remote goes where
-    /// it is known only when it runs.
-    remotes_changed_by: Option<String>,
     /// What wrote a file git reads its configuration or hooks from
     /// (`echo … >> .git/config`): what a later git command runs by them is
     /// known only when it runs. And the edits looked at for it so far.
@@ -222,7 +217,6 @@ impl<'a> Finder<'a> {
             made: made_programs::Made::default(),
             cdpath: false,
             repository_changed_by: None,
-            remotes_changed_by: None,
             git_configured_by: None,
             edits_seen: 0,
             aliases_read: 0,
@@ -486,9 +480,6 @@ impl<'a> Finder<'a> {
             if git::may_change_repository(&texts).is_some() {
                 self.repository_changed_by.get_or_insert_with(|| written(invocation));
             }
-            if git::may_change_remotes(&texts).is_some() {
-                self.remotes_changed_by.get_or_insert_with(|| written(invocation));
-            }
         }
         if program == "make" {
             self.make(&invocation.args, &texts);
@@ -585,9 +576,6 @@ impl<'a> Finder<'a> {
     fn git(&mut self, invocation: &Invocation, args: &[&str]) {
         let opaque: Vec<&str> =
             invocation.args.iter().filter(|arg| !arg.literal).map(|arg| arg.text.as_str()).collect();
-        let followed = self.push_remote_followed(invocation, args, &opaque);
-        let followed: Option<Vec<&str>> = followed.as_ref().map(|words| words.iter().map(String::as_str).collect());
-        let args = followed.as_deref().unwrap_or(args);
         let Some(subcommand) = git::may_print_files(args, &opaque) else { return };
         if let Some(by) = &self.repository_changed_by {
             self.files.unknown_reads.push(format!("`git {subcommand}` reads what its repository holds after {by}"));
@@ -633,60 +621,6 @@ impl<'a> Finder<'a> {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
             self.whole_read(dir, cause, Some(&walk::Reading::EVERYTHING));
         }
-    }
-
-    /// `args` (the words after git) with the remote `git push` pushes to,
-    /// named or its default one, replaced by the URL its configuration gives
-    /// (`--repo=URL` where none is named; a relative one from the
-    /// repository's top, where git runs), when that is a local path: the
-    /// push is judged as one to that path is. A name no remote has is a path
-    /// where one is there, as git takes it. Where the URL cannot be read
-    /// (git failed, a variable decides its configuration, an earlier command
-    /// of the line may change it), the push is known only when it runs.
-    fn push_remote_followed(&mut self, invocation: &Invocation, args: &[&str], opaque: &[&str]) -> Option<Vec<String>> {
-        let remote = git::push_remote(args, opaque)?;
-        let name = remote.name.map(|(word, from)| &args[word][from..]);
-        let shown = name.map_or("its default remote".to_string(), |name| format!("the remote `{name}`"));
-        let unknown = |why: &str| format!("`git push` reads the files git tracks, to copy them to {shown}, {why}");
-        if let Some(by) = &self.remotes_changed_by {
-            self.files.unknown_reads.push(unknown(&format!("whose URL may change after {by}")));
-            return None;
-        }
-        let env: Option<Vec<(&str, &str)>> = invocation
-            .assignments
-            .iter()
-            .map(|(name, value)| value.literal.then_some((name.as_str(), value.text.as_str())))
-            .collect();
-        let top = self.git_top(invocation).path.map(|top| top.real);
-        let (Some(env), Some(top)) = (env, top) else {
-            self.files.unknown_reads.push(unknown("whose URL is not read"));
-            return None;
-        };
-        let options = git_alias::config_options(&args[..remote.subcommand]);
-        let url = match git_remotes::push_url(name, &options, &env, &self.cwd, &mut self.git_reads) {
-            PushUrl::Url(url) => url,
-            PushUrl::NoRemote => {
-                let path = top.join(name?);
-                path.exists().then(|| path.display().to_string())?
-            }
-            PushUrl::Unknown => {
-                self.files.unknown_reads.push(unknown("whose URL is not read"));
-                return None;
-            }
-        };
-        if !git::is_local(&url) {
-            return None;
-        }
-        let url = match url.starts_with("file://") {
-            true => url,
-            false => top.join(&url).display().to_string(),
-        };
-        let mut words: Vec<String> = args.iter().map(|word| word.to_string()).collect();
-        match remote.name {
-            Some((word, from)) => words[word].replace_range(from.., &url),
-            None => words.insert(remote.subcommand + 1, format!("--repo={url}")),
-        }
-        Some(words)
     }
 
     /// Notes the trace file a `git config` (`args`: the words after `git`)

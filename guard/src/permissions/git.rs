@@ -18,7 +18,7 @@
 //! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
 //! | `worktree add`, `bundle create`, `fast-export` | all the tracked files: a copy of the repository's content, read from there |
 //! | `clone`, `fetch`, `pull` | all the files the repository its operand names tracks, when that is a local path (`git clone . /tmp/x`, `file://…`) |
-//! | `push` | all the tracked files, when where it pushes (its operand, or `--repo`; a remote's URL, read by [`super::git_remotes`], for a remote's name or none) is a local path (`git push /tmp/x main`, `../copy`, `file://…`), not the repository itself: a copy of its content, as `clone` of it makes |
+//! | `push` | all the tracked files, when where it pushes (its operand, or `--repo`) is a local path (`git push /tmp/x main`, `../copy`, `file://…`), not the repository itself: a copy of its content, as `clone` of it makes |
 //!
 //! The repository is the one `--git-dir` (else a `GIT_DIR` given to the
 //! command) names, its files beside a git directory named `.git`, else
@@ -140,7 +140,7 @@ fn reads_from(
     let args = &args[at + 1..];
     if let Some(other) = copied_from(subcommand, args, opaque) {
         return match subcommand {
-            "push" => pushed(other, opaque, &cwd, repository),
+            "push" => pushed(other, opaque, repository),
             _ => copied(subcommand, other, opaque, &cwd),
         };
     }
@@ -230,128 +230,48 @@ fn prints(
 }
 
 /// The repository `git clone`, `fetch` or `pull` given `args` copies, or
-/// `git push` copies to (its `--repo`, else its first operand), as
+/// `git push` copies to (its first operand, else its `--repo`), as
 /// written, when that is a local path (or a `file://` URL, or a word in
 /// `opaque`, which a variable decides and may be either), not another
-/// host's. A push's word that may be a remote's name ([`remote_name`]) is
-/// not followed here: [`push_remote`] finds it, for its URL to be read
-/// in its place.
+/// host's. A push's word with no `/` (but `.`, `..`) is a remote's name:
+/// the URL its configuration gives is not followed.
 fn copied_from<'a>(subcommand: &str, args: &[&'a str], opaque: &[&str]) -> Option<&'a str> {
     let push = subcommand == "push";
     if !push && !matches!(subcommand, "clone" | "fetch" | "pull") {
         return None;
     }
-    let source = match push {
-        true => push_destination(args).map(|(word, from)| &args[word][from..])?,
-        false => *first_operand(args, |arg| COPY_VALUES.contains(&arg)).map(|word| &args[word])?,
-    };
-    let named = push && !opaque.contains(&source) && remote_name(source);
-    (is_local(source) && !named).then_some(source)
-}
-
-/// Whether the repository `url` names is a local path (or a `file://`
-/// URL), not another host's: `host:path` is ssh's, `scheme://…` another
-/// transport's; a `:` after a `/` is in a local path.
-pub(crate) fn is_local(url: &str) -> bool {
-    let path = url.strip_prefix("file://").unwrap_or(url);
-    !(path.contains("://") || path.split('/').next().is_some_and(|first| first.contains(':')))
-}
-
-/// Whether git may take `word`, where a push's destination is, for a
-/// remote's name: a word with no `/` or `:` (but `.` and `..`, paths).
-fn remote_name(word: &str) -> bool {
-    !word.contains(['/', ':']) && !matches!(word, "." | ".." | "")
-}
-
-/// The index in `args` of the first operand, skipping option words and
-/// the values of those `takes_value` says take the next word; after
-/// `--`, the word after it.
-fn first_operand(args: &[&str], takes_value: impl Fn(&str) -> bool) -> Option<usize> {
-    let mut at = 0;
-    while let Some(&arg) = args.get(at) {
-        if arg == "--" {
-            return (at + 1 < args.len()).then_some(at + 1);
-        }
-        if !arg.starts_with('-') {
-            return Some(at);
-        }
-        at += 1 + usize::from(takes_value(arg));
-    }
-    None
-}
-
-/// Where `git push` given `args` pushes, as written: the word (and where
-/// in it the destination starts) of its last `--repo`, else its first
-/// operand; `None` where it names none (it pushes to its default remote).
-fn push_destination(args: &[&str]) -> Option<(usize, usize)> {
+    let values: &[&str] = if push { &PUSH_VALUES } else { &COPY_VALUES };
+    let words = Words::of(args, |arg| values.contains(&arg));
     let repo = args.iter().enumerate().rev().find_map(|(at, arg)| match arg.strip_prefix("--repo")? {
-        "" => (at + 1 < args.len()).then_some((at + 1, 0)),
-        value => value.starts_with('=').then_some((at, "--repo=".len())),
+        "" => args.get(at + 1).copied(),
+        value => value.strip_prefix('='),
     });
-    repo.or_else(|| first_operand(args, |arg| PUSH_VALUES.contains(&arg)).map(|word| (word, 0)))
+    let operand = words.before.first().or(words.after.first()).copied();
+    // git takes a push's operand over its `--repo` (`git push --repo=origin /tmp/x` pushes to /tmp/x).
+    let source = if push { operand.or(repo) } else { operand }?;
+    let path = source.strip_prefix("file://").unwrap_or(source);
+    // `host:path` is ssh's, `scheme://…` another transport's; a `:` after a `/` is in a local path.
+    let remote = path.contains("://") || path.split('/').next().is_some_and(|first| first.contains(':'));
+    let named = push && !opaque.contains(&source) && !path.contains('/') && !matches!(path, "." | "..");
+    (!remote && !named).then_some(source)
 }
 
-/// A remote `git push` pushes to, its URL in its configuration.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct PushRemote {
-    /// The word of `push` among the words after git.
-    pub(crate) subcommand: usize,
-    /// The word naming the remote and where in it its name starts
-    /// (`--repo=NAME`); `None` for git's default remote.
-    pub(crate) name: Option<(usize, usize)>,
-}
-
-/// The remote the first `git push` among `args` (the words after git)
-/// pushes to (see [`PushRemote`]); `None` when it pushes to a path or a
-/// URL, or one a variable names (in `opaque`).
-pub(crate) fn push_remote(args: &[&str], opaque: &[&str]) -> Option<PushRemote> {
-    let subcommand = subcommand_starts(args).into_iter().find(|&at| args.get(at) == Some(&"push"))?;
-    let rest = &args[subcommand + 1..];
-    let Some((word, from)) = push_destination(rest) else {
-        return Some(PushRemote { subcommand, name: None });
-    };
-    let name = &rest[word][from..];
-    (!opaque.contains(&name) && remote_name(name))
-        .then_some(PushRemote { subcommand, name: Some((subcommand + 1 + word, from)) })
-}
-
-/// `git ARGS…`'s subcommand when it may change where a push goes:
-/// `remote add`, `set-url`, `rename`, `remove`, and `config` setting a
-/// remote's, a branch's, a URL's rewriting (`url.X.pushInsteadOf`) or an
-/// include (not `--get…`, `-l`).
-pub(crate) fn may_change_remotes<'a>(args: &[&'a str]) -> Option<&'a str> {
-    subcommand_starts(args).into_iter().find_map(|at| {
-        let subcommand = *args.get(at)?;
-        let rest = &args[at + 1..];
-        let changes = match subcommand {
-            "remote" => matches!(rest.first(), Some(&("add" | "set-url" | "rename" | "remove" | "rm"))),
-            "config" => {
-                let reads = rest.iter().any(|arg| arg.starts_with("--get") || matches!(*arg, "-l" | "--list"));
-                let key = |arg: &&str| {
-                    let key = arg.to_ascii_lowercase();
-                    ["remote.", "branch.", "url.", "include"].iter().any(|section| key.starts_with(section))
-                };
-                !reads && rest.iter().any(key)
-            }
-            _ => false,
-        };
-        changes.then_some(subcommand)
-    })
-}
-
-/// What `git push` to `destination` (see [`copied_from`]) from `cwd` reads
-/// of `repository`, the one it pushes from: every tracked file, copied out
-/// as a clone of it would be; nothing pushing to that repository itself
+/// What `git push` to `destination` (see [`copied_from`]) reads of
+/// `repository`, the one it pushes from: every tracked file, copied out as
+/// a clone of it would be; nothing pushing to that repository itself
 /// (`git push . HEAD:main`); known only when it runs where a variable
-/// names the destination (it may be another host's).
-fn pushed(destination: &str, opaque: &[&str], cwd: &Path, repository: Option<Repository>) -> Option<GitReads> {
+/// names the destination (it may be another host's). A relative
+/// destination is taken from the repository's top, where git runs a push
+/// from (`git -C src push ..` pushes to the top's parent).
+fn pushed(destination: &str, opaque: &[&str], repository: Option<Repository>) -> Option<GitReads> {
     let repository = repository?;
     let command = "`git push`".to_string();
     if opaque.contains(&destination) {
         let unknown = format!("the files git tracks, to copy them to `{destination}`");
         return Some(GitReads { command, unknown_source: Some(unknown), ..GitReads::default() });
     }
-    let path = command_path(&cwd.join(destination.strip_prefix("file://").unwrap_or(destination)), cwd);
+    let top = &repository.top;
+    let path = command_path(&top.join(destination.strip_prefix("file://").unwrap_or(destination)), top);
     // git opens the destination itself as a repository (its top, its git directory), never one
     // above it: a bare repository inside the work tree is another repository.
     let real = |path: &Path| path.canonicalize().ok();

@@ -362,34 +362,11 @@ fn autocorrects(options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut 
 
 /// The value of the configuration's `key`, read as [`read`] reads an
 /// alias; unknown when the line's `reads` are spent.
-pub(crate) fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> Alias {
-    match run(&["config", "--get", key], options, env, cwd, reads) {
-        Ran::Exited(0, value) => Alias::Value(value.strip_suffix('\n').unwrap_or(&value).to_string()),
-        // Without git, nothing runs it either.
-        Ran::Exited(1, _) | Ran::NoGit => Alias::None,
-        Ran::Exited(..) | Ran::Unknown => Alias::Unknown,
-    }
-}
-
-/// How a git run to read the configuration ended.
-pub(crate) enum Ran {
-    /// Its exit status and what it printed.
-    Exited(i32, String),
-    /// There is no git to run.
-    NoGit,
-    /// It took too long, was killed, or the line's `reads` are spent.
-    Unknown,
-}
-
-/// `git OPTIONS ARGS…` run in `cwd` as git would read its configuration
-/// for the line's command (see [`read`]): given the global `options`
-/// and the variables of `env` that decide which configuration it reads,
-/// within what the line's `reads` leave.
-pub(crate) fn run(args: &[&str], options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> Ran {
-    let Some(timeout) = reads.spawn() else { return Ran::Unknown };
+fn read_key(key: &str, options: &[&str], env: &[(&str, &str)], cwd: &Path, reads: &mut Reads) -> Alias {
+    let Some(timeout) = reads.spawn() else { return Alias::Unknown };
     let mut git = Command::new("git");
     git.args(options)
-        .args(args)
+        .args(["config", "--get", key])
         .envs(env.iter().copied().filter(|(name, _)| decides_configuration(name)))
         // Nor a trace, which the configuration the line picks may also ask for (a HOME whose
         // .gitconfig sets trace2.eventTarget), nor lean-ctxd's own environment.
@@ -398,7 +375,8 @@ pub(crate) fn run(args: &[&str], options: &[&str], env: &[(&str, &str)], cwd: &P
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    let Ok(mut child) = git.spawn() else { return Ran::NoGit };
+    // Without git, nothing runs it either.
+    let Ok(mut child) = git.spawn() else { return Alias::None };
     let started = Instant::now();
     let status = loop {
         match child.try_wait() {
@@ -407,15 +385,16 @@ pub(crate) fn run(args: &[&str], options: &[&str], env: &[(&str, &str)], cwd: &P
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Ran::Unknown;
+                return Alias::Unknown;
             }
         }
     };
-    let mut out = String::new();
-    let read = child.stdout.take().map(|mut stdout| stdout.read_to_string(&mut out));
-    match (status.code(), read) {
-        (Some(code), Some(Ok(_))) => Ran::Exited(code, out),
-        _ => Ran::Unknown,
+    let mut value = String::new();
+    let read = child.stdout.take().map(|mut out| out.read_to_string(&mut value));
+    match status.code() {
+        Some(0) if matches!(read, Some(Ok(_))) => Alias::Value(value.strip_suffix('\n').unwrap_or(&value).to_string()),
+        Some(1) => Alias::None,
+        _ => Alias::Unknown,
     }
 }
 

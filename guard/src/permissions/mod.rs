@@ -95,7 +95,6 @@ mod git_alias;
 mod git_config;
 mod git_index;
 mod git_options;
-mod git_remotes;
 mod index_cache;
 mod links;
 mod made_programs;

@@ -88,10 +88,16 @@ fn push_to_a_local_path_reads_every_tracked_file() {
         "git push -q ../copy".to_string(),
         "git push file:///tmp/x HEAD".to_string(),
         "git push --repo=/tmp/x".to_string(),
-        "git push --repo /tmp/x main".to_string(),
+        "git push --repo /tmp/x".to_string(),
+        // A reader: git takes the operand over `--repo` (origin is another host's here).
+        "git push --repo=origin /tmp/x main".to_string(),
         "git push -o ci.skip --force /tmp/x main".to_string(),
         "git -C src push /tmp/x main".to_string(),
         "git push ./.. main".to_string(),
+        // A reader: a relative destination is the top's, as git runs a push from there (this
+        // pushed to the top's parent, taken for the repository itself).
+        "git -C src push .. HEAD:main".to_string(),
+        "cd src && git push ../.. HEAD:main".to_string(),
     ] {
         let verdict = p.check_shell(&command, &s.root);
         let Verdict::Deny { rule, cause: Some(Cause::Part(said)), .. } = &verdict else {
@@ -122,6 +128,7 @@ fn push_to_a_local_path_reads_every_tracked_file() {
         "git push https://example.com/r.git main",
         "git push git@example.com:r.git main",
         "git push . HEAD:main",
+        "git -C src push . HEAD:main",
         &format!("git push {top} HEAD:main") as &str,
         "git push -o /tmp/x origin main",
     ] {
@@ -131,62 +138,18 @@ fn push_to_a_local_path_reads_every_tracked_file() {
     let (s, p) = ignored_env_repository();
     assert_eq!(p.check_shell("git push /tmp/x main", &s.root), Verdict::Allow);
 }
-
 #[test]
-fn push_to_a_remote_whose_url_is_a_local_path_reads_every_tracked_file() {
+fn push_to_a_bare_repository_inside_the_work_tree_reads_every_tracked_file() {
     let (s, p, file) = tracked_secret();
-    for (name, url) in
-        [("backup", "/tmp/x"), ("rel", "../copy"), ("f", "file:///tmp/x"), ("hub", "https://example.com/r.git")]
-    {
-        git(&s.root, &["remote", "add", name, url]);
-    }
     let top = s.root.display();
-    let reads = |under: &str| {
-        because(
-            deny("Read(./secret/**)", &file),
-            &format!("`git push` reads the files git tracks under {under}, secret/plan.txt among it"),
-        )
-    };
-    // A review: each copied secret/plan.txt out unchecked, the remote's URL not followed.
-    for command in [
-        "git push backup main",
-        "git push -q rel",
-        "git push f HEAD",
-        "git push --repo=backup",
-        "git push --repo backup main",
-        "git -C src push backup main",
-    ] {
-        assert_eq!(p.check_shell(command, &s.root), reads(&format!("its working directory {top}")), "{command}");
-    }
-    // A name no remote has is a path, where there is one.
-    git(&s.root, &["init", "-q", "mirror"]);
-    assert_eq!(p.check_shell("git push mirror main", &s.root), reads(&format!("its working directory {top}")));
-    // A reader: a bare repository inside the work tree was taken for the repository itself.
     git(&s.root, &["init", "-q", "--bare", "copy.git"]);
-    for command in
-        ["git push ./copy.git HEAD:main", "git push --repo ./copy.git HEAD:main", "git -C src push ../copy.git"]
-    {
-        assert_eq!(p.check_shell(command, &s.root), reads(&format!("its working directory {top}")), "{command}");
-    }
-    for command in ["git push ./.git HEAD:main", "git -C src push .. HEAD:main"] {
-        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}: the repository itself");
-    }
-    // Another host's, or no such remote (and no such path): git pushes nowhere local.
-    for command in ["git push hub main", "git push origin main", "git push"] {
-        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
-    }
-    // A push naming no remote goes to its default one.
-    git(&s.root, &["config", "remote.pushDefault", "backup"]);
-    assert_eq!(p.check_shell("git push", &s.root), reads(&format!("its working directory {top}")));
-    git(&s.root, &["config", "remote.pushDefault", "hub"]);
-    assert_eq!(p.check_shell("git push", &s.root), Verdict::Allow);
-    // A remote the line adds (or may change) goes where it is known only when it runs.
-    assert_eq!(
-        p.check_shell("git remote add b2 /tmp/y && git push b2 main", &s.root),
-        unknown_file(
-            "Read(./secret/**)",
-            &file,
-            "`git push` reads the files git tracks, to copy them to the remote `b2`, whose URL may change after `git remote add b2 /tmp/y`"
-        )
+    let reads = because(
+        deny("Read(./secret/**)", &file),
+        &format!("`git push` reads the files git tracks under its working directory {top}, secret/plan.txt among it"),
     );
+    // A reader: a bare repository inside the work tree was taken for the repository itself.
+    for command in ["git push ./copy.git HEAD:main", "git push --repo ./copy.git"] {
+        assert_eq!(p.check_shell(command, &s.root), reads, "{command}");
+    }
+    assert_eq!(p.check_shell("git push ./.git HEAD:main", &s.root), Verdict::Allow, "the repository itself");
 }
