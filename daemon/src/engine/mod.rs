@@ -116,8 +116,11 @@ impl Engine {
     }
 
     fn scope(&self, caller: &Caller<'_>, config: &Config) -> EngineResult<Scope> {
-        Ok(Scope::new(caller.cwd, caller.project_root, &config.allow_paths)?
-            .with_read_only(self.guard.read_only_roots(config)))
+        let scope = Scope::new(caller.cwd, caller.project_root, &config.allow_paths)?
+            .with_read_only(self.guard.read_only_roots(config));
+        let rules = self.permission_rules(&scope, config);
+        Ok(scope
+            .with_shown_names(move |file| search::read_rule(&rules.permissions, file, search::Shows::Names).is_none()))
     }
 
     /// The user's permission rules for the scope's project.

@@ -17,6 +17,18 @@ pub struct Scope {
     pub root: PathBuf,
     allow: Vec<PathBuf>,
     read_only: Vec<PathBuf>,
+    shown: Option<ShownNames>,
+}
+
+/// Which file names an answer may show: the user's Read rules withhold some, as glob and tree
+/// do. A "did you mean" names only such a name, and none where the scope was given no test.
+#[derive(Clone)]
+pub struct ShownNames(std::sync::Arc<dyn Fn(&Path) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for ShownNames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ShownNames(..)")
+    }
 }
 
 impl Scope {
@@ -41,12 +53,17 @@ impl Scope {
             None => project_of(&cwd),
         };
         let allow = allow_paths.iter().filter_map(|p| Path::new(p).canonicalize().ok()).collect();
-        Ok(Scope { cwd, root, allow, read_only: Vec::new() })
+        Ok(Scope { cwd, root, allow, read_only: Vec::new(), shown: None })
     }
 
     /// The same scope, with directories reads may reach and edits may not.
     pub fn with_read_only(self, read_only: Vec<PathBuf>) -> Scope {
         Scope { read_only, ..self }
+    }
+
+    /// The same scope, naming in its answers only the files `shown` lets it name.
+    pub fn with_shown_names(self, shown: impl Fn(&Path) -> bool + Send + Sync + 'static) -> Scope {
+        Scope { shown: Some(ShownNames(std::sync::Arc::new(shown))), ..self }
     }
 
     /// The directory `lctx index PATH` indexes: the request's project when
@@ -157,6 +174,7 @@ impl Scope {
     /// directory (the first of the directories tried that exists), when one
     /// is near enough to be what was meant.
     fn near_miss(&self, input: &str) -> Option<String> {
+        let shown = self.shown.as_ref()?;
         let name = Path::new(input).file_name()?.to_str()?;
         let dir = std::iter::once(self.cwd.join(input))
             .chain(self.at_root(input))
@@ -166,8 +184,13 @@ impl Scope {
             return None;
         }
         // Sorted, so that of two names equally near the same one is named every time.
-        let mut names: Vec<String> =
-            std::fs::read_dir(&dir).ok()?.filter_map(|entry| entry.ok()?.file_name().into_string().ok()).collect();
+        // A name the user's Read rules withhold is not named (a reader: `secrets.jsn` was answered
+        // with the denied `secrets.json`).
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .ok()?
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| (shown.0)(&dir.join(name)))
+            .collect();
         names.sort();
         let near = lean_ctx_common::spelling::closest(name, names.iter().map(String::as_str))?;
         Some(Path::new(input).with_file_name(near).display().to_string())
@@ -422,6 +445,8 @@ mod tests {
     #[test]
     fn a_missing_file_names_the_nearest_name_in_its_directory() {
         let (_d, scope) = project();
+        let scope = scope.with_shown_names(|file| !file.ends_with("src/secrets.json"));
+        std::fs::write(scope.root.join("src/secrets.json"), "").unwrap();
         std::fs::write(scope.root.join("src/ab.rs"), "").unwrap();
         std::fs::write(scope.root.join("src/lib.rs"), "").unwrap();
         let e = scope.resolve_existing("src/b.rs").unwrap_err();
@@ -431,6 +456,11 @@ mod tests {
         assert!(!scope.resolve_existing("src/zzzzzz.rs").unwrap_err().message.contains("did you mean"));
         // A directory outside what may be read is not listed.
         assert!(!scope.resolve_existing("../../secret.tx").unwrap_err().message.contains("did you mean"));
+        // Nor a name the user's Read rules withhold (a reader: it was named).
+        assert!(!scope.resolve_existing("src/secrets.jsn").unwrap_err().message.contains("did you mean"));
+        // Where no test of what may be named was given, nothing is named.
+        let (_d, plain) = project();
+        assert!(!plain.resolve_existing("src/b.rs").unwrap_err().message.contains("did you mean"));
     }
 
     #[test]
