@@ -956,7 +956,7 @@ mod tests {
         let source = "package jobs\n\ntype Job struct{}\n\nfunc (j *Job) Run() {}\n\ntype Task struct{}\n\n\
                       func (t Task) Run() {}\n\n\
                       func consume() {\n\tch := make(chan *Job)\n\tfor j := range ch {\n\t\tj.Run()\n\t}\n}\n\n\
-                      func copied() {\n\tch := make(chan<- *Job, 4)\n\tout := ch\n\tfor j := range out {\n\t\tj.Run()\n\t}\n}\n\n\
+                      func copied() {\n\tch := make(chan *Job, 4)\n\tout := ch\n\tfor j := range out {\n\t\tj.Run()\n\t}\n}\n\n\
                       func listed() {\n\tjobs := make([]*Job, 0)\n\tfor _, j := range jobs {\n\t\tj.Run()\n\t}\n}\n\n\
                       func keyed() {\n\tvar byTask = make(map[Task]int)\n\tfor t := range byTask {\n\t\tt.Run()\n\t}\n}\n";
         let graph = graph(&[("jobs.go", source)]);

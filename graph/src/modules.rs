@@ -287,7 +287,8 @@ pub(crate) fn out_of_inline(path: &str, depth: usize) -> std::borrow::Cow<'_, st
     match (left, rest) {
         (0, _) => std::borrow::Cow::Borrowed(path),
         (_, "") => std::borrow::Cow::Borrowed("self"),
-        (_, rest) if rest.starts_with("super") => std::borrow::Cow::Borrowed(rest),
+        // A `super` beyond the inline modules (not a module named `supervisor`).
+        (_, rest) if rest == "super" || rest.starts_with("super::") => std::borrow::Cow::Borrowed(rest),
         (_, rest) => std::borrow::Cow::Owned(format!("self::{rest}")),
     }
 }
@@ -451,5 +452,15 @@ mod tests {
             let tested: BTreeSet<&str> = files.iter().copied().filter(|f| target.matches(f)).collect();
             assert_eq!(index.matching(&target), tested, "{module} from {from}");
         }
+    }
+
+    #[test]
+    fn a_path_out_of_inline_modules_leaves_one_per_super() {
+        assert_eq!(out_of_inline("super::validate", 1), "self::validate");
+        assert_eq!(out_of_inline("super::super::f", 1), "super::f");
+        assert_eq!(out_of_inline("super", 1), "self");
+        // A reader: a module whose name starts with `super` is no `super`.
+        assert_eq!(out_of_inline("super::supervisor::start", 1), "self::supervisor::start");
+        assert_eq!(out_of_inline("crate::a", 1), "crate::a");
     }
 }

@@ -30,7 +30,8 @@ impl Engine {
             .map(|file| {
                 // By the file's `#!` line too: a script the graph reads (`bin/tool`, Python) is
                 // covered whatever its name.
-                let head = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+                // The first line only, and never from a FIFO (a reader: the whole file was read).
+                let head = super::first_line(root, &root.join(&file)).unwrap_or_default();
                 let language = Language::detect(Path::new(&file), &head);
                 (file, language)
             })
