@@ -5,9 +5,13 @@
 
 use super::code_chars::code_chars;
 
-/// Words that go on the statement a `}` closes (`} else {`, `} catch (e) {`, `do { … } while`):
-/// after one, the `}` ends no statement.
-const CONTINUATIONS: &[&str] = &["else", "elseif", "elsif", "catch", "finally", "while", "until"];
+/// Words that go on the statement a `}` closes (`} else {`, `} catch (e) {`, `do { … } while`,
+/// Scala's `for { … } yield`, Kotlin's `foo { 1 } as Bar`, Perl's `… } and …`): after one, the
+/// `}` ends no statement.
+const CONTINUATIONS: &[&str] = &[
+    "and", "as", "catch", "else", "elseif", "elsif", "finally", "in", "is", "match", "on", "or", "then", "until",
+    "while", "with", "yield",
+];
 
 /// `text`'s statements, each trimmed and with its `;`: a statement ends at a `;` outside brackets
 /// and strings, and at a `}` that closes a block outside brackets when a word follows it (the
@@ -46,12 +50,13 @@ pub(super) fn statements(text: &str) -> Vec<&str> {
 }
 
 /// Whether `rest`, what follows a `}`, starts another statement: a word that does not go on the
-/// one the `}` closed, or an annotation.
+/// one the `}` closed, or an annotation (`@Test`; not Perl's `map { … } @list`, an array).
 fn starts_statement(rest: &str) -> bool {
     let rest = rest.trim_start();
     let word = rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
     let starts_word = rest.starts_with(|c: char| c.is_alphabetic() || c == '_');
-    (starts_word && !CONTINUATIONS.contains(&word)) || rest.starts_with('@')
+    let annotation = rest.strip_prefix('@').is_some_and(|name| name.starts_with(|c: char| c.is_uppercase()));
+    (starts_word && !CONTINUATIONS.contains(&word)) || annotation
 }
 
 #[cfg(test)]
@@ -75,5 +80,9 @@ mod tests {
         );
         assert_eq!(statements("fun f() {} // fun g() {}"), ["fun f() {}"]);
         assert_eq!(statements("fun f() = 1; /* fun g() = 2 */"), ["fun f() = 1;"]);
+        // A reader: each was cut after its `}`.
+        assert_eq!(statements("val xs = for { a <- as } yield a"), ["val xs = for { a <- as } yield a"]);
+        assert_eq!(statements("val x = foo { 1 } as Bar"), ["val x = foo { 1 } as Bar"]);
+        assert_eq!(statements("my @b = map { $_ * 2 } @list;"), ["my @b = map { $_ * 2 } @list;"]);
     }
 }
