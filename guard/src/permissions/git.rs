@@ -59,6 +59,13 @@ pub(crate) struct GitReads {
     pub(crate) unknown_source: Option<String>,
 }
 
+impl GitReads {
+    /// `command` copying every file `repository` tracks (a clone, a push).
+    fn every_tracked_file(command: String, repository: Repository) -> GitReads {
+        GitReads { command, tracked: vec![repository.top.clone()], repository: Some(repository), ..GitReads::default() }
+    }
+}
+
 /// Options that turn patches off, and what turns them back on after.
 const NO_PATCH: [&str; 2] = ["-s", "--no-patch"];
 /// Output formats that take the place of the patch `show` and `diff` print
@@ -280,12 +287,7 @@ fn pushed(destination: &str, opaque: &[&str], repository: Option<Repository>) ->
     if itself {
         return None;
     }
-    Some(GitReads {
-        command,
-        tracked: vec![repository.top.clone()],
-        repository: Some(repository),
-        ..GitReads::default()
-    })
+    Some(GitReads::every_tracked_file(command, repository))
 }
 
 /// What `git SUBCOMMAND` reads copying the repository at `source` (see
@@ -306,12 +308,7 @@ fn copied(subcommand: &str, source: &str, opaque: &[&str], cwd: &Path) -> Option
     if subcommand != "clone" && here() {
         return None;
     }
-    Some(GitReads {
-        command,
-        tracked: vec![repository.top.clone()],
-        repository: Some(repository),
-        ..GitReads::default()
-    })
+    Some(GitReads::every_tracked_file(command, repository))
 }
 
 /// Whether a command printing patches `by_default` (`show`, `diff`) or
