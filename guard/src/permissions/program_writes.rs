@@ -354,18 +354,29 @@ fn jarred(args: &[&str]) -> Option<Written> {
 /// places others by and the count `N` takes. Its long options (`--plugin
 /// P`, `--target=T`) come before the key.
 fn ar_archive(args: &[&str]) -> Option<Written> {
+    // Long options go before or after the key (`ar rcs --target=elf64 lib.a`: a reader found the
+    // option taken for the archive); four of them take the next word when not given `=`.
+    let mut words = Vec::new();
     let mut at = 0;
-    while let Some(option) = args.get(at).and_then(|arg| arg.strip_prefix("--")) {
-        at += if option == "plugin" { 2 } else { 1 };
+    while let Some(arg) = args.get(at) {
+        at += match arg.strip_prefix("--") {
+            Some("plugin" | "target" | "output" | "record-libdeps") => 2,
+            Some(_) => 1,
+            None => {
+                words.push(at);
+                1
+            }
+        };
     }
-    let key = args.get(at)?.trim_start_matches('-');
+    let (&key, operands) = words.split_first()?;
+    let key = args[key].trim_start_matches('-');
     let operation = key.chars().find(|letter| "dmpqrtx".contains(*letter));
     let writes = matches!(operation, Some('d' | 'm' | 'q' | 'r')) || (operation.is_none() && key.contains('s'));
     if !writes {
         return None;
     }
-    let archive = at + 1 + usize::from(key.contains(['a', 'b', 'i'])) + usize::from(key.contains('N'));
-    (archive < args.len()).then(|| Written { targets: vec![Part { word: archive, from: 0 }], ..Written::default() })
+    let archive = *operands.get(usize::from(key.contains(['a', 'b', 'i'])) + usize::from(key.contains('N')))?;
+    Some(Written { targets: vec![Part { word: archive, from: 0 }], ..Written::default() })
 }
 
 /// The archive the last `-f` of `parsed` (a program's options, of `args`)
@@ -729,6 +740,8 @@ mod tests {
         assert_eq!(of("ar", "--plugin p.so mb a.o lib.a b.o"), Some((vec![(4, 0)], None, false)));
         assert_eq!(of("ar", "--target=elf64 qN 2 lib.a a.o"), Some((vec![(3, 0)], None, false)));
         assert_eq!(of("ar", "s lib.a"), Some((vec![(1, 0)], None, false)));
+        assert_eq!(of("ar", "rcs --target=elf64 lib.a a.o"), Some((vec![(2, 0)], None, false)));
+        assert_eq!(of("ar", "rcs --target elf64 lib.a a.o"), Some((vec![(3, 0)], None, false)));
         assert_eq!(of("ar", "t lib.a"), None);
         assert_eq!(of("ar", "xv lib.a"), None);
         assert_eq!(of("zip", "-r out.zip a"), Some((vec![(1, 0)], None, false)));
