@@ -13,7 +13,7 @@ use crate::error::SearchError;
 use crate::filter::PathFilter;
 use crate::index::panic_message;
 use crate::model::{
-    Action, BuildProgress, Found, GlobResult, IndexStatus, SearchRequest, SearchResult, Source, TreeResult,
+    Action, BuildProgress, Found, GlobResult, IndexStatus, Match, SearchRequest, SearchResult, Source, TreeResult,
 };
 use crate::paths::{resolve_root, resolve_scope};
 use crate::project::{IndexView, Project};
@@ -336,6 +336,17 @@ fn qualified_search(
     if found.total == 0 {
         return Ok(None);
     }
+    // A module is a file or a directory too, whose definitions have no owner: `utf8::validate`
+    // is src/utf8.rs's `validate` (QA: bstr's answer said no `validate` was in a module `utf8`).
+    let in_module = |m: &Match| file_module_named(&m.path, owner);
+    if found.total == found.matches.len() as u64 && found.matches.iter().any(in_module) {
+        found.matches.retain(in_module);
+        found.total = found.matches.len() as u64;
+        found.shown = found.total;
+        let files: std::collections::BTreeSet<&str> = found.matches.iter().map(|m| m.path.as_str()).collect();
+        found.files_with_matches = files.len() as u64;
+        return Ok(Some((source, note, found)));
+    }
     // A definition the extractor knows no owner of (the regex extractor knows none, nor of a
     // nested function its enclosing one) may be the owner's member all the same: the note says how
     // many, and that such a definition is found by its own name.
@@ -353,6 +364,18 @@ fn qualified_search(
          anywhere{unknown}"
     ));
     Ok(Some((source, note, found)))
+}
+
+/// Whether the file at `path` is, or is in, a module named `owner` as Rust, Python and Go name
+/// one: its name without extension (`src/utf8.rs`, `more.py`), else its directory's for a file
+/// standing for its directory (`utf8/mod.rs`, `pkg/__init__.py`) or any Go file (`cast/caste.go`).
+fn file_module_named(path: &str, owner: &str) -> bool {
+    let path = Path::new(path);
+    let stem = path.file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
+    let directory = path.parent().and_then(|dir| dir.file_name()).and_then(|dir| dir.to_str());
+    let for_directory = matches!(stem, "mod" | "__init__") || path.extension().is_some_and(|ext| ext == "go");
+    let module = if for_directory { directory.unwrap_or_default() } else { stem };
+    module.eq_ignore_ascii_case(owner)
 }
 
 /// The note of an answer scanned from the files: why, and how its ranking differs from the index's.

@@ -90,6 +90,38 @@ fn symbol_search_orders_exact_before_prefix_and_is_case_insensitive() {
 }
 
 #[test]
+fn a_qualified_name_whose_owner_is_a_file_module_finds_that_files_definition() {
+    // QA (bstr): `utf8::validate` said no `validate` was in a module `utf8`, listing every one.
+    let fx = Fixture::new(&[
+        ("src/utf8.rs", "pub fn validate(b: &[u8]) {}\n"),
+        ("src/ascii.rs", "pub fn validate(b: &[u8]) {}\n"),
+        ("pkg/more/__init__.py", "def chunked(xs):\n    pass\n"),
+        ("pkg/recipes.py", "def chunked(xs):\n    pass\n"),
+    ]);
+    for engine in index_and_scan(&fx) {
+        for (pattern, file) in [
+            ("utf8::validate", "src/utf8.rs"),
+            ("crate::utf8::validate", "src/utf8.rs"),
+            ("more.chunked", "pkg/more/__init__.py"),
+        ] {
+            let result = search(&engine, fx.root(), Action::Symbol, pattern);
+            let got: Vec<&str> = result.matches.iter().map(|m| m.path.as_str()).collect();
+            assert_eq!(got, [file], "{pattern}: {}", result.text);
+            assert!(!result.text.contains("was found in a type"), "{pattern}: {}", result.text);
+            assert!(result.text.contains("1 definition in 1 file"), "{pattern}: {}", result.text);
+        }
+        // A module no file stands for: every definition of the name, saying so, as before.
+        let elsewhere = search(&engine, fx.root(), Action::Symbol, "utf16::validate");
+        assert_eq!(elsewhere.matches.len(), 2, "{}", elsewhere.text);
+        assert!(
+            elsewhere.text.contains("no `validate` was found in a type or module named `utf16`"),
+            "{}",
+            elsewhere.text
+        );
+    }
+}
+
+#[test]
 fn a_qualified_name_finds_its_owners_member_else_that_name_elsewhere_saying_so() {
     // `ConfigLoader::load_config`, as an agent copies it from callgraph, names no symbol: a
     // symbol is its own name. The default extractor knows no owners, so the member is not found
