@@ -108,7 +108,7 @@ const COPY_VALUES: [&str; 25] = [
 ];
 
 /// Options of `push` taking the next word as their value.
-const PUSH_VALUES: [&str; 5] = ["-o", "--push-option", "--receive-pack", "--exec", "--repo"];
+const PUSH_VALUES: [&str; 6] = ["-o", "--push-option", "--receive-pack", "--exec", "--repo", "--recurse-submodules"];
 
 /// What `git ARGS…` run in `cwd` (canonical) reads of its repository,
 /// with `git_dir` and `work_tree` what `GIT_DIR` and `GIT_WORK_TREE` it is

@@ -91,6 +91,8 @@ fn push_to_a_local_path_reads_every_tracked_file() {
         "git push --repo /tmp/x".to_string(),
         // A reader: git takes the operand over `--repo` (origin is another host's here).
         "git push --repo=origin /tmp/x main".to_string(),
+        // A reader: the option's value was taken for where it pushes.
+        "git push --recurse-submodules on-demand /tmp/x main".to_string(),
         "git push -o ci.skip --force /tmp/x main".to_string(),
         "git -C src push /tmp/x main".to_string(),
         "git push ./.. main".to_string(),
