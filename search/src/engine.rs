@@ -338,7 +338,8 @@ fn qualified_search(
     }
     // A module is a file or a directory too, whose definitions have no owner: `utf8::validate`
     // is src/utf8.rs's `validate` (QA: bstr's answer said no `validate` was in a module `utf8`).
-    let in_module = |m: &Match| file_module_named(&m.path, owner);
+    let in_module =
+        |m: &Match| m.symbol.as_ref().is_some_and(|symbol| symbol.owner.is_none()) && file_module_named(&m.path, owner);
     if found.total == found.matches.len() as u64 && found.matches.iter().any(in_module) {
         found.matches.retain(in_module);
         found.total = found.matches.len() as u64;
@@ -366,14 +367,19 @@ fn qualified_search(
     Ok(Some((source, note, found)))
 }
 
-/// Whether the file at `path` is, or is in, a module named `owner` as Rust, Python and Go name
-/// one: its name without extension (`src/utf8.rs`, `more.py`), else its directory's for a file
-/// standing for its directory (`utf8/mod.rs`, `pkg/__init__.py`) or any Go file (`cast/caste.go`).
+/// Whether the file at `path` is, or is in, a module named `owner` in a language whose files are
+/// modules (Rust, Python, Go; not Ruby's, whose `module` is written in the file): its name
+/// without extension (`src/utf8.rs`, `more.py`), else its directory's for a file standing for
+/// its directory (`utf8/mod.rs`, `pkg/__init__.py`) or any Go file (`cast/caste.go`).
 fn file_module_named(path: &str, owner: &str) -> bool {
     let path = Path::new(path);
+    let Some(extension) = path.extension().and_then(|ext| ext.to_str()) else { return false };
+    if !matches!(extension, "rs" | "py" | "pyi" | "go") {
+        return false;
+    }
     let stem = path.file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
     let directory = path.parent().and_then(|dir| dir.file_name()).and_then(|dir| dir.to_str());
-    let for_directory = matches!(stem, "mod" | "__init__") || path.extension().is_some_and(|ext| ext == "go");
+    let for_directory = matches!(stem, "mod" | "__init__") || extension == "go";
     let module = if for_directory { directory.unwrap_or_default() } else { stem };
     module.eq_ignore_ascii_case(owner)
 }
