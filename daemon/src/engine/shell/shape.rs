@@ -116,7 +116,11 @@ impl Engine {
         if answered {
             let duration_ms = u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX);
             let end = CommandEnd { exit_code, timed_out: outcome.timed_out, duration_ms };
-            shaped.sent_tokens = self.tokens.count(&framing::command_answer(&shaped.text, &end)) as u64;
+            // Counted again only when the answer adds to the output (most runs add nothing).
+            let answer = framing::command_answer(&shaped.text, &end);
+            if answer != shaped.text {
+                shaped.sent_tokens = self.tokens.count(&answer) as u64;
+            }
         }
         self.account(caller, project, command, exit_code, &shaped);
         shaped
