@@ -427,9 +427,16 @@ impl<'a> Finder<'a> {
             .iter()
             .enumerate()
             .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.words.contains(at));
+        let tar_directories = if program == "tar" { program_writes::tar_words(&texts).directories } else { Vec::new() };
         for (at, arg) in operands.take(MAX_OPERANDS) {
             let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| &whole.reading);
-            named_any |= self.operand(program, arg, whole, keeps_links);
+            let directories: Vec<Arg> = tar_directories
+                .iter()
+                .filter(|dir| dir.word < at)
+                .map(|dir| invocation.args[dir.word].tail(dir.from))
+                .collect();
+            let Some(arg) = self.under_directories(program, arg, &directories) else { continue };
+            named_any |= self.operand(program, &arg, whole, keeps_links);
         }
         for part in &not_operands.files {
             self.file(&format!("`{program}` reads"), &invocation.args[part.word].tail(part.from), false);
@@ -529,6 +536,24 @@ impl<'a> Finder<'a> {
     /// program that reads its operands is a file read that cannot be
     /// checked; what a variable the line set to a literal holds is checked
     /// besides, so `f=.env; cat $f` is denied rather than asked about.
+    /// The name an operand given after `-C` directories (tar's) stands for: the directories' names
+    /// joined with it (`tar -czf - -C qa secret` archives `qa/secret`). `None`, noted as a read
+    /// known only when it runs, when a directory or the operand is not literal or the operand is a
+    /// glob: the shell expands it here, and tar then reads the names it makes from the directory.
+    fn under_directories(&mut self, program: &str, arg: &Arg, directories: &[Arg]) -> Option<Arg> {
+        if directories.is_empty() {
+            return Some(arg.clone());
+        }
+        let known = |arg: &Arg| arg.literal && arg.glob.is_none();
+        if !known(arg) || !directories.iter().all(known) {
+            let named: Vec<&str> = directories.iter().map(|dir| dir.text.as_str()).collect();
+            self.files.unknown_reads.push(format!("`{program}` reads `{}` in `-C {}`", arg.text, named.join(" -C ")));
+            return None;
+        }
+        let joined = directories.iter().fold(PathBuf::new(), |path, dir| path.join(&dir.text)).join(&arg.text);
+        Some(Arg::literal(&joined.to_string_lossy(), None))
+    }
+
     fn operand(&mut self, program: &str, arg: &Arg, whole: Option<&walk::Reading>, keeps_links: bool) -> bool {
         // A program that only handles names (`echo`, `ls`, `rm`) is checked as reading the paths it is
         // given all the same, but said to name them: `eval "$(echo cat .env)"` reads .env by what

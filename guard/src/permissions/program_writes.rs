@@ -439,6 +439,27 @@ fn old_style_options<'a>(spec: &Spec, args: &[&'a str]) -> (&'a str, Parsed) {
     (letters, old_style)
 }
 
+/// What tar's words name: its operands, the `-C` directories and the files
+/// it reads (`-f`, `-T`, `-X` and their long names), as tar reads its options
+/// (old-style letters first, getopt's rules after).
+pub(crate) struct TarWords {
+    pub(crate) operands: Vec<usize>,
+    /// Each `-C DIR`, in order: an operand after one is named from there.
+    pub(crate) directories: Vec<Part>,
+    /// The archive and the lists of names or patterns it reads (`-` is its
+    /// standard input or output, no file).
+    pub(crate) files: Vec<Part>,
+}
+
+pub(crate) fn tar_words(args: &[&str]) -> TarWords {
+    let parsed = tar_options(args).1;
+    let mut files: Vec<Part> =
+        ['f', 'T', 'X'].into_iter().flat_map(|letter| parsed.values(Name::Short(letter))).collect();
+    files.retain(|part| !matches!(&args[part.word][part.from..], "" | "-"));
+    files.sort_by_key(|part| part.word);
+    TarWords { directories: parsed.values(Name::Short('C')), files, operands: parsed.operands }
+}
+
 /// The operands `tar --remove-files` removes once it has archived them,
 /// and the lists naming more it removes (`-T`/`--files-from`).
 pub(crate) fn tar_removed(args: &[&str]) -> Option<TarRemoved> {

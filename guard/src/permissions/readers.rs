@@ -228,11 +228,8 @@ const READERS: [Reader; 40] = [
     Reader::files("cksum", ""),
     Reader::files("cmp", "in"),
     Reader::files("diff", "CUxI"),
-    Reader {
-        files_read: &["T", "files-from", "X", "exclude-from", "file"],
-        all_long: Some(&TAR_FILES),
-        ..Reader::files("tar", "bTX")
-    },
+    // Its options are read by its own table ([`not_operands`]).
+    Reader::files("tar", ""),
     Reader::files("zip", "bnt"),
     Reader::files("cp", "St"),
     Reader::files("scp", "cJlopPS"),
@@ -279,6 +276,13 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
         }
         "ln" => {
             out.words = link_texts(args);
+            return out;
+        }
+        // Its old-style letters (`czf`) and the values of `-C` or `-b` are no files to read.
+        "tar" => {
+            let tar = super::program_writes::tar_words(args);
+            out.words = (0..args.len()).filter(|at| !tar.operands.contains(at)).collect();
+            out.files = tar.files;
             return out;
         }
         _ => {}
@@ -396,19 +400,6 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
     };
     Some(Whole { args, default_cwd, reading: Reading { filter, follows_links, skips: Skips::NONE } })
 }
-
-/// tar's long options naming a file it reads, cut short as tar takes
-/// them (`--files=F`): its archive (`--file`, whole only: `--fil` may be
-/// `--files-from`) and lists of names. Its others are left as operands
-/// (`--directory D` is a directory it reads).
-const TAR_FILES: Spec = Spec {
-    short_values: "",
-    long: &[
-        long("file", "file", true, Some('f')),
-        long("files-from", "files", true, Some('T')),
-        long("exclude-from", "exclude-f", true, Some('X')),
-    ],
-};
 
 /// grep's options as GNU grep 3.11 reads them: all of its long ones, so a
 /// prefix is known to be one's alone (`--inc` is `--include`) and an
@@ -643,7 +634,7 @@ mod tests {
         assert_eq!(read_whole("grep -rn plans"), Some((vec![], true)));
         assert_eq!(read_whole("grep --recursive x a b"), Some((vec!["a", "b"], true)));
         assert_eq!(read_whole("rg plans"), Some((vec![], true)));
-        assert_eq!(read_whole("tar cf - qa/secret"), Some((vec!["cf", "qa/secret"], false)));
+        assert_eq!(read_whole("tar cf - qa/secret"), Some((vec!["qa/secret"], false)));
         assert_eq!(read_whole("cp -a qa /tmp/out"), Some((vec!["qa"], false)));
         assert_eq!(read_whole("rsync -av qa host:backup"), Some((vec!["qa"], false)));
         assert_eq!(read_whole("diff -ru a b"), Some((vec!["a", "b"], false)));

@@ -3765,3 +3765,27 @@ fn git_options_cut_short_are_read_as_git_reads_them() {
     let verdict = because(deny("Read(./config/**)", &s.project_file()), &part);
     assert_eq!(s.load().check_shell("git cat-file --batch-comm", &s.root), verdict);
 }
+
+/// tar names an operand after `-C DIR` from DIR, however the option is written; its own letters and
+/// option values are no files it reads.
+#[test]
+fn tar_reads_an_operand_from_the_directory_before_it() {
+    let (s, p, file) = qa();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    let whole = "`tar` reads everything under `qa/secret`, qa/secret/plan.txt among it";
+    for command in ["tar czf - -C qa secret", "tar czf - --directory=qa secret", "tar czf - -Cqa secret"] {
+        assert_eq!(p.check_shell(command, &s.root), because(secret.clone(), whole), "{command}");
+    }
+    assert_eq!(
+        p.check_shell("tar czf - -C qa -C secret plan.txt", &s.root),
+        because(secret.clone(), "`tar` reads `qa/secret/plan.txt`")
+    );
+    // The shell expands a glob here, and tar reads the names it makes from the directory.
+    assert_eq!(
+        p.check_shell("tar czf - -C qa *", &s.root),
+        unknown_file("Read(./qa/secret/**)", &file, "`tar` reads `*` in `-C qa`")
+    );
+    for command in ["tar -czf out.tgz -C src .", "tar -C src -czf /tmp/out.tgz .", "tar czf out.tgz -C src a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
