@@ -20,8 +20,8 @@ use super::paths::{PathRule, ThroughProc, canonical_prefix, command_path, lexica
 use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
-    MAX_OPERANDS, Permissions, Rule, Target, awk, braces, env_files, git, git_alias, git_config, git_index, links,
-    made_programs, option_files, program_writes, readers, removals, urls, writers,
+    MAX_OPERANDS, Permissions, Rule, Target, archivers, awk, braces, env_files, git, git_alias, git_config, git_index,
+    links, made_programs, option_files, program_writes, readers, removals, urls, writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -427,13 +427,13 @@ impl<'a> Finder<'a> {
             .iter()
             .enumerate()
             .filter(|(at, arg)| !arg.text.starts_with('-') && !not_operands.words.contains(at));
-        let tar_directories = if program == "tar" { program_writes::tar_words(&texts).directories } else { Vec::new() };
+        let operand_directories = archivers::operand_directories(program, &texts);
         for (at, arg) in operands.take(MAX_OPERANDS) {
             let whole = whole.as_ref().filter(|whole| whole.args.contains(&at)).map(|whole| &whole.reading);
-            let directories: Vec<Arg> = tar_directories
+            let directories: Vec<Arg> = operand_directories
                 .iter()
-                .filter(|dir| dir.word < at)
-                .map(|dir| invocation.args[dir.word].tail(dir.from))
+                .filter(|(operand, _)| *operand == at)
+                .flat_map(|(_, dirs)| dirs.iter().map(|dir| invocation.args[dir.word].tail(dir.from)))
                 .collect();
             let Some(arg) = self.under_directories(program, arg, &directories) else { continue };
             named_any |= self.operand(program, &arg, whole, keeps_links);
@@ -441,6 +441,7 @@ impl<'a> Finder<'a> {
         for part in &not_operands.files {
             self.file(&format!("`{program}` reads"), &invocation.args[part.word].tail(part.from), false);
         }
+        self.files.unknown_reads.extend(archivers::unknown_reads(program, &texts));
         if let Some(whole) = whole.filter(|whole| whole.default_cwd && !named_any) {
             match &self.unknown_dir {
                 Some(by) => {

@@ -81,6 +81,7 @@
 /// Operands of one command resolved as paths at most: each costs a stat.
 const MAX_OPERANDS: usize = 4096;
 
+mod archivers;
 mod arithmetic;
 mod awk;
 mod bash;

@@ -136,6 +136,8 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         "zip" => zipped(args),
         "jar" => jarred(args),
         "ar" => ar_archive(args),
+        "cpio" | "pax" => super::archivers::written(program, args),
+        _ if super::archivers::SEVEN_ZIP.contains(&program) => super::archivers::written(program, args),
         "unzip" => unzipped(args),
         "git" => git_written(args),
         "find" => find_written(args),
@@ -344,8 +346,13 @@ fn archived(args: &[&str]) -> Option<Written> {
 /// its last `f`/`--file`, old-style letters read as tar's are (`jar cfm
 /// a.jar manifest …`); without one it writes to its output.
 fn jarred(args: &[&str]) -> Option<Written> {
-    let parsed = old_style_options(&JAR, args).1;
+    let parsed = jar_options(args);
     archive_option(args, &parsed, parsed.has(Name::Short('c')) || parsed.has(Name::Short('u')))
+}
+
+/// jar's options and operands (see [`old_style_options`]).
+pub(crate) fn jar_options(args: &[&str]) -> Parsed {
+    old_style_options(&JAR, args).1
 }
 
 /// The archive `ar` changes: `ar KEY [RELPOS] [COUNT] ARCHIVE MEMBERS…`,
@@ -449,15 +456,19 @@ pub(crate) struct TarWords {
     /// The archive and the lists of names or patterns it reads (`-` is its
     /// standard input or output, no file).
     pub(crate) files: Vec<Part>,
+    /// A `-T` list is its standard input (`find qa | tar -cf x -T -`).
+    pub(crate) lists_input: bool,
 }
 
 pub(crate) fn tar_words(args: &[&str]) -> TarWords {
     let parsed = tar_options(args).1;
+    let standard_input = |part: &Part| super::archivers::STANDARD_INPUT.contains(&&args[part.word][part.from..]);
+    let lists_input = parsed.values(Name::Short('T')).iter().any(standard_input);
     let mut files: Vec<Part> =
         ['f', 'T', 'X'].into_iter().flat_map(|letter| parsed.values(Name::Short(letter))).collect();
-    files.retain(|part| !matches!(&args[part.word][part.from..], "" | "-"));
+    files.retain(|part| !args[part.word][part.from..].is_empty() && !standard_input(part));
     files.sort_by_key(|part| part.word);
-    TarWords { directories: parsed.values(Name::Short('C')), files, operands: parsed.operands }
+    TarWords { directories: parsed.values(Name::Short('C')), files, operands: parsed.operands, lists_input }
 }
 
 /// The operands `tar --remove-files` removes once it has archived them,

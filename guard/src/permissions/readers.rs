@@ -135,7 +135,7 @@ const AWK: Reader = Reader {
     files_read: &[],
     all_long: Some(&super::awk::AWK),
 };
-const READERS: [Reader; 40] = [
+const READERS: [Reader; 46] = [
     GREP,
     Reader { program: "egrep", ..GREP },
     Reader { program: "fgrep", ..GREP },
@@ -228,8 +228,14 @@ const READERS: [Reader; 40] = [
     Reader::files("cksum", ""),
     Reader::files("cmp", "in"),
     Reader::files("diff", "CUxI"),
-    // Its options are read by its own table ([`not_operands`]).
+    // Their options are read by their own tables ([`not_operands`]).
     Reader::files("tar", ""),
+    Reader::files("jar", ""),
+    Reader::files("pax", ""),
+    Reader::files("7z", ""),
+    Reader::files("7za", ""),
+    Reader::files("7zr", ""),
+    Reader::files("7zz", ""),
     Reader::files("zip", "bnt"),
     Reader::files("cp", "St"),
     Reader::files("scp", "cJlopPS"),
@@ -286,6 +292,9 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> NotOperands {
             return out;
         }
         _ => {}
+    }
+    if let Some(not) = super::archivers::not_operands(program, args) {
+        return not;
     }
     let Some(reader) = READERS.iter().find(|reader| reader.program == program) else { return out };
     let mut pattern_given = false;
@@ -387,6 +396,7 @@ pub(crate) fn whole(program: &str, args: &[&str], not: &NotOperands) -> Option<W
         }
         "ack" => (operands(), true),
         "tar" | "zip" => (operands(), false),
+        "jar" | "pax" | "7z" | "7za" | "7zr" | "7zz" => super::archivers::reads_whole(program, args, operands())?,
         "rsync" => (all_but_last(), false),
         "cp" | "scp" if flagged("rRa", &["--recursive", "--archive"]) => (all_but_last(), false),
         // Moving or hard linking puts everything under it where a later command of the line reads it

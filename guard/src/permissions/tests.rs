@@ -1247,6 +1247,9 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
         ("patch -p1 < /tmp/evil.patch", "`patch` writes the files its patch names"),
         ("git apply /tmp/evil.patch", "`git` writes the files its patch names"),
         ("tar xf /tmp/evil.tar", "`tar` writes what its input holds under its working directory"),
+        ("7z x /tmp/evil.7z", "`7z` writes what its input holds under its working directory"),
+        ("cpio -idm < /tmp/evil.cpio", "`cpio` writes what its input holds under its working directory"),
+        ("pax -r -f /tmp/evil.pax", "`pax` writes what its input holds under its working directory"),
         ("awk 'BEGIN{print \"x\" > \"config/app.ini\"}'", "`awk` writes the files its program prints to"),
         ("awk 'BEGIN{print \"a;b\" > \"config/app.ini\"}'", "`awk` writes the files its program prints to"),
         ("awk 'BEGIN{print \"}\" > \"config/app.ini\"}'", "`awk` writes the files its program prints to"),
@@ -1257,6 +1260,10 @@ fn writers_by_option_position_archive_or_patch_are_checked_against_edit_rules() 
     for command in [
         "tar xf /tmp/evil.tar -C /tmp/out",
         "tar tf /tmp/evil.tar",
+        "7z x /tmp/evil.7z -o/tmp/out",
+        "7z l /tmp/evil.7z",
+        "cpio -it < /tmp/evil.cpio",
+        "pax -f /tmp/evil.pax",
         "sort a.txt",
         "git apply --check /tmp/evil.patch",
         "touch a.txt",
@@ -3786,6 +3793,52 @@ fn tar_reads_an_operand_from_the_directory_before_it() {
         unknown_file("Read(./qa/secret/**)", &file, "`tar` reads `*` in `-C qa`")
     );
     for command in ["tar -czf out.tgz -C src .", "tar -C src -czf /tmp/out.tgz .", "tar czf out.tgz -C src a.rs"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
+/// What an archiver puts in an archive it reads: jar's operands (one after `-C DIR` from DIR), 7z's
+/// (its working directory when none is named), pax's; and the names its input lists, known only
+/// when it runs.
+#[test]
+fn archivers_read_what_they_archive() {
+    let (s, p, file) = qa();
+    let secret = deny("Read(./qa/secret/**)", &file);
+    let whole = |program: &str, dir: &str| {
+        because(secret.clone(), &format!("`{program}` reads everything under `{dir}`, qa/secret/plan.txt among it"))
+    };
+    for (command, program, dir) in [
+        ("jar cf /tmp/x.jar qa/secret", "jar", "qa/secret"),
+        ("jar cf /tmp/x.jar -C qa secret", "jar", "qa/secret"),
+        ("7z a /tmp/x.7z qa", "7z", "qa"),
+        ("7za a -tzip /tmp/x.zip qa", "7za", "qa"),
+        ("pax -w qa", "pax", "qa"),
+        ("pax -rw qa /tmp/out", "pax", "qa"),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), whole(program, dir), "{command}");
+    }
+    let cwd =
+        format!("`7z` reads everything under its working directory {}, qa/secret/plan.txt among it", s.root.display());
+    assert_eq!(p.check_shell("7z a /tmp/x.7z", &s.root), because(secret.clone(), &cwd));
+    assert_eq!(
+        p.check_shell("7z x qa/secret/plan.txt -o/tmp/o", &s.root),
+        because(secret.clone(), "`7z` reads `qa/secret/plan.txt`")
+    );
+    for (command, program) in [
+        ("find qa | tar -cf /tmp/x -T -", "tar"),
+        ("find qa | tar -cf /tmp/x --files-from=/dev/stdin", "tar"),
+        ("find qa | zip /tmp/x.zip -@", "zip"),
+        ("ls qa/secret | cpio -o > /tmp/x.cpio", "cpio"),
+        ("find qa | cpio -pdm /tmp/out", "cpio"),
+        ("find qa | pax -w > /tmp/x", "pax"),
+    ] {
+        let part = format!("`{program}` reads the files its input names");
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./qa/secret/**)", &file, &part), "{command}");
+    }
+    // jar changes directory for the one operand after `-C`; the others are named from here.
+    for command in
+        ["jar cf /tmp/x.jar -C qa notes.md secret", "jar cf /tmp/x.jar -C src .", "7z a /tmp/x.7z src", "pax -w src"]
+    {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }

@@ -222,11 +222,27 @@ fn what_tar_and_zip_name_only_when_they_run_is_asked_about() {
             "tar -cf /tmp/a.tar --remove-files --directory=config a.ini",
             "`tar` removes the files named after `-C config`",
         ),
-        ("find config -print | zip -m -@ /tmp/o.zip", "`zip` removes the files named on its input"),
-        ("find config | zip --names-stdin --move /tmp/o.zip", "`zip` removes the files named on its input"),
         ("zip -rm /tmp/o.zip 'conf*'", "`zip` removes the files `conf*` matches"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file("Edit(./config/**)", &file, part), "{command}");
+    }
+    // What zip reads from its input is asked about first, where Read rules exist; where only Edit
+    // rules do, what it removes.
+    for command in ["find config -print | zip -m -@ /tmp/o.zip", "find config | zip --names-stdin --move /tmp/o.zip"] {
+        let read = "`zip` reads the files its input names";
+        assert_eq!(p.check_shell(command, &s.root), unknown_file("Read(./secret/**)", &file, read), "{command}");
+    }
+    let edits = Setup::new();
+    edits.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    edits.file("config/a.ini");
+    let (p2, file2) = (edits.load(), edits.project_file());
+    for command in ["find config -print | zip -m -@ /tmp/o.zip", "find config | zip --names-stdin --move /tmp/o.zip"] {
+        let removed = "`zip` removes the files named on its input";
+        assert_eq!(
+            p2.check_shell(command, &edits.root),
+            unknown_file("Edit(./config/**)", &file2, removed),
+            "{command}"
+        );
     }
     // Named before any `-C`: from the working directory, as before.
     assert_eq!(
