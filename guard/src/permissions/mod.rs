@@ -208,6 +208,11 @@ enum Target {
     Read(PathRule),
     Edit(PathRule),
     Bash(BashPattern),
+    /// A file rules are read from (absolute, canonical): an edit naming it, or moving or
+    /// removing the directory holding it, is asked about ([`Loader::guard_own_files`]). Not an
+    /// Edit rule: a write known only when it runs, or one of everything under the project
+    /// (`git stash`, `tar xf`), is not asked about for it.
+    OwnFile(PathBuf),
 }
 
 impl Permissions {
@@ -238,6 +243,10 @@ impl Permissions {
         loader.settings_file(&root.join(".claude/settings.json"), &root);
         loader.settings_file(&root.join(".claude/settings.local.json"), &root);
         loader.config(deny_paths, shell_deny, config_file);
+        let mut settings = vec![home.join(".claude/settings.json"), root.join(".claude/settings.json")];
+        settings.extend([root.join(".claude/settings.local.json"), config_file.to_path_buf()]);
+        settings.extend(managed.map(Path::to_path_buf));
+        loader.guard_own_files(&settings);
         let Loader { rules, notes, .. } = loader;
         (Permissions { rules, home }, notes)
     }
@@ -249,7 +258,12 @@ impl Permissions {
 
     /// Whether editing or writing `path` (absolute, canonical) is allowed.
     pub fn check_edit(&self, path: &Path) -> Verdict {
-        self.verdict(|target| matches!(target, Target::Edit(rule) if rule.matches(path)).then_some(None))
+        self.verdict(|target| {
+            let own = |file: &Path| path.starts_with(file);
+            matches!(target, Target::Edit(rule) if rule.matches(path))
+                .then_some(None)
+                .or_else(|| matches!(target, Target::OwnFile(file) if own(file)).then_some(None))
+        })
     }
 
     /// Whether running `command` in `cwd` is allowed: each simple command of
@@ -303,6 +317,10 @@ impl Permissions {
             Target::Edit(rule) => {
                 let under = || whole_edits.iter().find(|whole| rule.may_cover_below(&whole.path));
                 edits.iter().find(|edit| rule.matches(&edit.path)).or_else(under).map(|edit| Some(edit.cause.clone()))
+            }
+            Target::OwnFile(file) => {
+                let own = |path: &Path| path.starts_with(file) || file.parent() == Some(path);
+                edits.iter().chain(&whole_edits).find(|edit| own(&edit.path)).map(|edit| Some(edit.cause.clone()))
             }
         });
         if verdict != Verdict::Allow {
@@ -433,6 +451,24 @@ impl Loader<'_> {
                 None => BashPattern::parse(&format!("{spec}:*")),
             };
             self.deny(entry, config_file, Target::Bash(pattern));
+        }
+    }
+
+    /// Where any rule holds, an edit of the files rules are read from is asked about: an agent
+    /// that could rewrite, move or remove them (`sed -i` on `.claude/settings.json`, `mv
+    /// .claude /tmp`) would lift every rule on its next call, as the host asks before its own
+    /// tools change its settings. Each is an ask rule `Edit(FILE)` said to be in FILE itself.
+    fn guard_own_files(&mut self, files: &[PathBuf]) {
+        if self.rules.is_empty() {
+            return;
+        }
+        let mut files: Vec<PathBuf> = files.iter().map(|file| canonical_prefix(file)).collect();
+        // The home directory may be the project's root.
+        files.sort();
+        files.dedup();
+        for file in files {
+            let text = format!("Edit({})", file.display());
+            self.rules.push(Rule { text, file: file.clone(), deny: false, target: Target::OwnFile(file) });
         }
     }
 

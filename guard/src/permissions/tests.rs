@@ -338,7 +338,8 @@ fn home_as_root_reads_its_settings_once() {
     s.user(&permissions(r#"{"deny": ["Read(./x)"]}"#));
     let (p, notes) = Permissions::load(&s.home, &s.home, None, &[], &[], &s.config);
     assert!(notes.is_empty());
-    assert_eq!(p.rules.len(), 1);
+    let own_files = p.rules.iter().filter(|rule| matches!(rule.target, Target::OwnFile(_))).count();
+    assert_eq!((p.rules.len() - own_files, own_files), (1, 3), "settings.json, settings.local.json, the config");
 }
 
 #[test]
@@ -3841,4 +3842,40 @@ fn archivers_read_what_they_archive() {
     {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
+}
+
+/// Where any rule holds, an edit naming a file the rules are read from, or moving or removing the
+/// directory holding it, is asked about: an agent could otherwise lift every rule (QA: `sed -i` on
+/// `.claude/settings.json`, then `cat secret/plan.txt`, in two calls).
+#[test]
+fn the_files_rules_are_read_from_are_asked_about_before_an_edit() {
+    let (s, p, file) = qa();
+    let own = |path: &Path| {
+        let path = canonical_prefix(path);
+        Verdict::Ask { rule: format!("Edit({})", path.display()), file: path, cause: None }
+    };
+    assert_eq!(p.check_edit(&canonical_prefix(&file)), own(&file));
+    let local = s.root.join(".claude/settings.local.json");
+    assert_eq!(p.check_edit(&canonical_prefix(&local)), own(&local));
+    let user = s.home.join(".claude/settings.json");
+    for (command, settings, part) in [
+        ("sed -i 's/x//' .claude/settings.json", &file, "`sed` writes `.claude/settings.json`"),
+        ("echo '{}' > .claude/settings.local.json", &local, "`>` names `.claude/settings.local.json`"),
+        ("mv .claude /tmp/moved", &file, "`mv` moves away `.claude`"),
+        ("find .claude -delete", &file, "`find` deletes `.claude`"),
+        ("cp /tmp/evil.json ~/.claude/settings.json", &user, "`cp` writes `~/.claude/settings.json`"),
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        assert_eq!(verdict, because(own(settings), part), "{command}");
+    }
+    // Not an Edit rule: writes known only when they run, or of everything under the project, are
+    // not asked about for these files (only Read rules are written here).
+    for command in ["cat .claude/settings.json", "echo x > $f", "tar xf /tmp/a.tar", "git stash"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // Without rules there is nothing to lift.
+    let bare = Setup::new();
+    bare.project("{}");
+    let p2 = bare.load();
+    assert_eq!(p2.check_shell("sed -i 's/x//' .claude/settings.json", &bare.root), Verdict::Allow);
 }
