@@ -243,6 +243,7 @@ impl<'a> Finder<'a> {
         }
         self.enter(&invocation.place);
         self.runs_made_program(invocation);
+        self.runs_made_script(invocation, program);
         self.note_git_configuration_written();
         self.look_at(invocation, program);
         // In the directory it runs in, which looking at it found.
@@ -308,6 +309,30 @@ impl<'a> Finder<'a> {
         if invocation.program.as_deref() == Some("hash") {
             self.note_hashed(&invocation.args);
         }
+    }
+
+    /// A shell, `source` or an interpreter given a script an earlier command of the line wrote
+    /// (`echo 'cat .env' > s.sh; sh s.sh`, `… > x.py; python3 x.py`): the programs it runs and
+    /// the files it reads are known only when it runs. A script already there is not looked into.
+    fn runs_made_script(&mut self, invocation: &Invocation, program: &str) {
+        let runs_scripts = bash::SHELLS.contains(&program)
+            || matches!(
+                program,
+                "source" | "." | "perl" | "ruby" | "node" | "php" | "lua" | "Rscript" | "deno" | "bun"
+            )
+            || program
+                .strip_prefix("python")
+                .is_some_and(|version| version.chars().all(|c| c.is_ascii_digit() || c == '.'));
+        if !runs_scripts {
+            return;
+        }
+        let Some(script) = invocation.args.iter().find(|arg| !arg.text.starts_with('-')) else { return };
+        if self.made_program(&script.text).is_none() {
+            return;
+        }
+        let runs = format!("`{program} {}`, a script the line wrote before running it", script.text);
+        self.files.unknown_programs.push(runs.clone());
+        self.files.unknown_reads.push(format!("what {runs}, reads"));
     }
 
     /// `hash -p PATH NAME…`: the shell runs PATH for each NAME after it.

@@ -3879,3 +3879,32 @@ fn the_files_rules_are_read_from_are_asked_about_before_an_edit() {
     let p2 = bare.load();
     assert_eq!(p2.check_shell("sed -i 's/x//' .claude/settings.json", &bare.root), Verdict::Allow);
 }
+
+/// A script the line wrote, then ran by a shell or an interpreter: what it runs and reads is known
+/// only when it runs (QA: `echo 'cat .env' > s.sh; sh s.sh` printed .env).
+#[test]
+fn a_script_the_line_wrote_runs_what_is_known_only_then() {
+    let (s, p, file) = qa();
+    for (command, runs) in [
+        ("echo 'cat qa/secret/plan.txt' > /tmp/s.sh; sh /tmp/s.sh", "`sh /tmp/s.sh`"),
+        ("printf 'cat x' > s.sh && bash -e s.sh", "`bash s.sh`"),
+        ("echo 'cat x' > s.sh; . ./s.sh", "`. ./s.sh`"),
+        ("echo 'print(open(\".env\").read())' > /tmp/x.py; python3 /tmp/x.py", "`python3 /tmp/x.py`"),
+    ] {
+        let part = format!("{runs}, a script the line wrote before running it");
+        assert_eq!(p.check_shell(command, &s.root), unknown_program("Bash(rm:*)", &file, &part), "{command}");
+    }
+    // Where only Read rules hold, what it reads is asked about.
+    let reads = Setup::new();
+    reads.project(&permissions(r#"{"deny": ["Read(./.env)"]}"#));
+    let (p2, file2) = (reads.load(), reads.project_file());
+    let part = "what `sh /tmp/s.sh`, a script the line wrote before running it, reads";
+    assert_eq!(
+        p2.check_shell("echo 'cat .env' > /tmp/s.sh; sh /tmp/s.sh", &reads.root),
+        unknown_file("Read(./.env)", &file2, part)
+    );
+    // A script already there is not looked into; nor is one the line did not write.
+    for command in ["sh /tmp/s.sh", "echo x > /tmp/y; sh /tmp/s.sh", "echo x > /tmp/y.py; python3 -c 'print(1)'"] {
+        assert_eq!(p2.check_shell(command, &reads.root), Verdict::Allow, "{command}");
+    }
+}
