@@ -21,7 +21,7 @@ use super::scope::{Place, Settings};
 use super::walk::{self, Budget};
 use super::{
     MAX_OPERANDS, Permissions, Rule, Target, archivers, awk, braces, env_files, git, git_alias, git_config, git_index,
-    links, made_programs, option_files, program_writes, readers, removals, urls, writers,
+    inline_scripts, links, made_programs, option_files, program_writes, readers, removals, urls, writers,
 };
 
 /// A file a command reads or writes, and how the command names it.
@@ -503,6 +503,11 @@ impl<'a> Finder<'a> {
         }
         if matches!(program, "awk" | "gawk" | "mawk" | "nawk") {
             self.awk_reads(program, &invocation.args, &texts);
+        }
+        for (word, name) in inline_scripts::named_files(program, &texts) {
+            if invocation.args[word].literal {
+                self.file(&format!("`{program}`'s script names"), &Arg::literal(&name, None), false);
+            }
         }
         if let Some(runs) = program_writes::runs_command(program, &texts) {
             self.files.unknown_programs.push(runs);

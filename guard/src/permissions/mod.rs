@@ -97,6 +97,7 @@ mod git_config;
 mod git_index;
 mod git_options;
 mod index_cache;
+mod inline_scripts;
 mod links;
 mod made_programs;
 mod option_files;

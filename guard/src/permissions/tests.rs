@@ -3908,3 +3908,26 @@ fn a_script_the_line_wrote_runs_what_is_known_only_then() {
         assert_eq!(p2.check_shell(command, &reads.root), Verdict::Allow, "{command}");
     }
 }
+
+/// A string an interpreter's inline script holds is a file it may read (QA: `python3 -c
+/// "print(open('.env').read())"` printed .env); what the script computes is not seen.
+#[test]
+fn a_string_in_an_inline_script_is_a_file_it_may_read() {
+    let (s, p, file) = qa();
+    for (command, program) in [
+        ("python3 -c \"print(open('.env').read())\"", "python3"),
+        ("perl -ne 'BEGIN { open(F, \".env\") } print <F>'", "perl"),
+        ("node -e \"console.log(require('fs').readFileSync('.env', 'utf8'))\"", "node"),
+        ("ruby -e 'puts File.read(\".env\")'", "ruby"),
+    ] {
+        let part = format!("`{program}`'s script names `.env`");
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Read(./.env)", &file), &part), "{command}");
+    }
+    for command in [
+        "python3 -c 'import sys; print(sys.version)'",
+        "python3 -c \"print(open('src/a.rs').read())\"",
+        "python3 x.py -c \"'.env'\"",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
