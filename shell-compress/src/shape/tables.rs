@@ -32,6 +32,10 @@ static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("log line pattern compiles")
 });
 
+/// A line of a compiler's or linter's code frame (`813 |     pub fn iter`, rustc's, ruff's): its padding is the
+/// code's indentation, not a table's.
+static CODE_FRAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d+ +[|+-] ").expect("frame pattern compiles"));
+
 /// Cells before the name in an `ls -l` row: mode, links, owner, group, size and a three-word date.
 const LONG_LISTING_CELLS: usize = 8;
 
@@ -117,8 +121,12 @@ fn is_long_listing(line: &str) -> bool {
 /// listing, which may be cut to its names past the budget. Returns how many lines were rewritten.
 pub(crate) fn compact(plan: &mut Plan, budget: usize, is_listing: impl Fn(usize) -> bool) -> usize {
     let mut rewritten = 0;
-    let row_like =
-        |line: &str| !line.starts_with(char::is_whitespace) && !line.trim().is_empty() && !LOG_LINE.is_match(line);
+    let row_like = |line: &str| {
+        !line.starts_with(char::is_whitespace)
+            && !line.trim().is_empty()
+            && !LOG_LINE.is_match(line)
+            && !CODE_FRAME.is_match(line)
+    };
     for region in super::regions(plan, false, row_like) {
         let mut start = 0;
         while start < region.len() {
@@ -349,6 +357,30 @@ mod tests {
         assert!(out.shortened, "{}", out.text);
         assert!(out.text.starts_with("app v0.1.0 (/work/app)\n  dep0 v1.0.0\n    dep0-part0 v0.0.1\n"), "{}", out.text);
         assert!(!out.text.contains(['│', '├', '└']), "{}", out.text);
+    }
+
+    /// QA: clippy's frame `813 | /     pub fn iter` came back as `813 | /  pub fn iter`, its nesting lost.
+    #[test]
+    fn a_code_frame_keeps_its_indentation() {
+        let frame = |n: usize| {
+            format!(
+                "warning: this could be a `const fn`\n   --> src/lib{n}.rs:813:5\n    |\n\
+                 813 | /     pub fn iter(&self) -> Either<L, R>\n\
+                 814 | |     where\n\
+                 815 | |         for<'a> &'a L: IntoIterator,\n\
+                 816 | |         for<'a> &'a R: IntoIterator,\n\
+                 817 | |     {{\n\
+                 818 | |         map_both!(self, inner => inner.into_iter())\n\
+                 819 | |     }}\n    | |_____^\n    |\n"
+            )
+        };
+        let raw: String = (0..30).map(frame).collect::<String>() + "warning: `either` (lib) generated 30 warnings\n";
+        let out = crate::compress("cargo clippy --all-targets", &raw, 0);
+        let shown: Vec<&str> = out.text.lines().filter(|line| line.starts_with("81")).collect();
+        assert!(shown.len() >= 7, "{}", out.text);
+        for line in shown {
+            assert!(raw.lines().any(|l| l == line), "{line:?} is no line of the output:\n{}", out.text);
+        }
     }
 
     #[test]
