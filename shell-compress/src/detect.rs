@@ -283,6 +283,9 @@ fn strip_wrappers(mut words: &[String]) -> &[String] {
                     skip_options(rest, &[])
                 }
                 ("nice", _) => skip_options(rest, &["-n"]),
+                // A compiler cache runs the compiler it is given (`ccache aarch64-linux-gnu-gcc -c a.c`); its
+                // own options (`ccache -s`) leave no program, which is generic.
+                ("ccache" | "sccache" | "distcc", _) => skip_options(rest, &[]),
                 ("timeout", _) => {
                     let after = skip_options(rest, &["-s", "-k", "--signal", "--kill-after"]);
                     after.get(1..).unwrap_or(after)
@@ -529,6 +532,9 @@ mod tests {
             ("uv run pytest", "pytest"),
             ("poetry run mypy .", "mypy"),
             ("cargo +nightly test", "cargo-test"),
+            ("ccache aarch64-linux-gnu-gcc -Wall -c a.c", "cc"),
+            ("distcc g++ -c a.cc", "cc"),
+            ("ccache -s", "generic"),
             ("cargo -q build", "cargo-build"),
             ("git -C repo --no-pager log", "git-log"),
             ("bash -c 'cargo test 2>&1'", "cargo-test"),

@@ -1,8 +1,10 @@
-//! git: status, log/show, diff, branch and the transfer commands (push, pull, fetch, clone).
+//! git: status, log/show, diff, branch, the transfer commands (push, pull, fetch, clone) and the commands that
+//! merge (merge, rebase, cherry-pick, revert).
 //!
 //! git's own output is already terse; what costs tokens are advice lines, transfer progress, the four header
 //! lines of every file in a diff, three header lines per commit and whole lockfiles in diffs.
 
+use crate::conflicts;
 use crate::detect::{has_flag, has_short, skip_options};
 use crate::family::{Families, Family};
 use crate::files::GREP;
@@ -19,11 +21,14 @@ pub(crate) static DIFF: Family = Family::new("git-diff", "git diff --cached", di
 pub(crate) static BRANCH: Family = Family::new("git-branch", "git branch -a", |_, _| {}).listing();
 pub(crate) static SYNC: Family = Family::new("git-sync", "git push origin main", transfer);
 pub(crate) static CLONE: Family = Family::new("git-clone", "git clone /srv/repo.git x", transfer);
+/// A merge's report is generic text but for its conflicts, which are budgeted (`conflicts`).
+pub(crate) static MERGE: Family =
+    Family::new("git-merge", "git merge topic", conflicts::budget_reports).folding_similar();
 
 /// git's families, by subcommand.
 pub(crate) static FAMILIES: Families = Families {
     detect: |program, args| (program == "git").then(|| subcommand(args)),
-    members: &[&STATUS, &LOG, &SHOW, &DIFF, &BRANCH, &SYNC, &CLONE],
+    members: &[&STATUS, &LOG, &SHOW, &DIFF, &BRANCH, &SYNC, &CLONE, &MERGE],
 };
 
 /// git's subcommand and its arguments, git's own options (`-C dir`) skipped.
@@ -89,6 +94,7 @@ fn subcommand(args: &[String]) -> &'static Family {
             &PASSTHROUGH
         }
         "rebase" if has_flag(sub_args, &["--interactive"]) || has_short(sub_args, 'i') => &PASSTHROUGH,
+        "merge" | "rebase" | "cherry-pick" | "revert" => &MERGE,
         "commit" if !commit_has_message(sub_args) => &PASSTHROUGH,
         "mergetool" | "difftool" => &PASSTHROUGH,
         _ => &GENERIC,
@@ -115,9 +121,11 @@ const STATUS_NAMES_CHARS: usize = 4_000;
 /// directory (`deleted: migrations/{0013_old.py, 0014_old.py}, victim9.txt`): a file's name is what a status
 /// is read for, so a count alone would not do. Only past [`STATUS_NAMES_CHARS`] are the last counted. So
 /// every section header stays, and so does every entry of a kind there are few of (a `deleted:` among sixty
-/// `modified:`), which a cut of the long list would hide. Conflicts are shown whatever their number: each
-/// needs resolving.
+/// `modified:`), which a cut of the long list would hide. Conflicts (unmerged paths, and the `CONFLICT (…)`
+/// lines a stash pop prints first) each need resolving: they are shown as printed, but past a few dozen
+/// counted with their total (`conflicts`), since a list of thousands is not read.
 fn status(plan: &mut Plan, failed: bool) {
+    conflicts::budget_reports(plan, failed);
     plan.drop_counted("lines of advice (use \"git …\") not shown", NoteAt::First, failed, |line| {
         let trimmed = line.trim();
         line.starts_with(char::is_whitespace) && trimmed.starts_with('(') && trimmed.ends_with(')')
@@ -136,16 +144,16 @@ fn status(plan: &mut Plan, failed: bool) {
         if plan.mark(i) == Mark::Drop {
             continue;
         }
-        if is_conflict(&kind) {
-            plan.set(i, Mark::Must);
-            continue;
-        }
         match groups.iter_mut().find(|(key, _)| key.0 == section && key.1 == kind) {
             Some((_, entries)) => entries.push(i),
             None => groups.push(((section, kind), vec![i])),
         }
     }
     for ((_, kind), entries) in groups {
+        if is_conflict(&kind) {
+            conflicts::budget_unmerged(plan, &entries, &kind, failed);
+            continue;
+        }
         if entries.len() > STATUS_SHOWN + 2 {
             let rest = &entries[STATUS_SHOWN..];
             // An entry protection shows anyway (a path naming an error) stays as it is.
@@ -491,8 +499,10 @@ const TRANSFER_PROGRESS: &[&str] = &[
 ];
 
 /// push, pull, fetch, clone: transfer progress goes; advice (`hint:`) goes unless the command failed, when it
-/// explains what to do next; both are counted by kind, and refs that did not change are counted.
+/// explains what to do next; both are counted by kind, and refs that did not change are counted. A pull's
+/// merge conflicts are budgeted (`conflicts`).
 fn transfer(plan: &mut Plan, failed: bool) {
+    conflicts::budget_reports(plan, failed);
     // A bare `remote:` line is the remote's empty line.
     plan.set_where(Mark::Drop, |line| line.trim() == "remote:");
     plan.drop_counted_by_kind("transfer lines not shown", NoteAt::First, failed, |line| {

@@ -36,6 +36,7 @@
 
 mod cargo;
 mod clean;
+mod conflicts;
 mod container;
 mod detect;
 mod diag;

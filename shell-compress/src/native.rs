@@ -10,6 +10,7 @@ use regex::Regex;
 
 use crate::diag::{self, Severity};
 use crate::family::{Families, Family};
+use crate::generic::GENERIC;
 use crate::plan::{Mark, NoteAt, Plan};
 use crate::rules;
 
@@ -18,23 +19,78 @@ pub(crate) static CMAKE: Family = Family::new("cmake", "cmake --build build", bu
 pub(crate) static NINJA: Family = Family::new("ninja", "ninja -C build", build);
 pub(crate) static CC: Family = Family::new("cc", "gcc -Wall -c main.c", build);
 
-/// One family per build tool: their diagnostics are alike, but each is reported by its own name.
+/// One family per build tool: their diagnostics are alike, but each is reported by its own name. A compiler
+/// run that builds nothing prints what it was asked for, which no build rule may touch: it is generic.
 pub(crate) static FAMILIES: Families = Families {
-    detect: |program, _| match program {
+    detect: |program, args| match program {
         "make" | "gmake" => Some(&MAKE),
         "cmake" => Some(&CMAKE),
         "ninja" => Some(&NINJA),
-        _ if is_compiler(program) => Some(&CC),
+        _ if is_compiler(program) => Some(if builds(args) { &CC } else { &GENERIC }),
         _ => None,
     },
     members: &[&MAKE, &CMAKE, &NINJA, &CC],
 };
 
-/// gcc, clang and their C++ drivers, also as Debian names them by version (`gcc-12`, `clang-15`).
+/// The C and C++ compiler drivers, by the tool name [`toolchain_tool`] finds in a program's name.
+const COMPILERS: &[&str] = &["gcc", "g++", "cc", "c++", "clang", "clang++"];
+
+/// The other toolchain programs a build log echoes the command lines of.
+const BINUTILS: &[&str] = &["ld", "ar", "ranlib", "as", "nasm"];
+
+/// gcc, clang and their C++ drivers under any name a toolchain installs them by (see [`toolchain_tool`]).
 fn is_compiler(program: &str) -> bool {
-    let name = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let name = if name.len() < program.len() { name.strip_suffix('-').unwrap_or(program) } else { name };
-    matches!(name, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++")
+    COMPILERS.contains(&toolchain_tool(program))
+}
+
+/// The tool a toolchain program runs, from its name: `gcc` for `gcc`, `gcc-12`, `aarch64-linux-gnu-gcc`,
+/// `x86_64-w64-mingw32-gcc-12-posix`; `clang++` for `clang++-16`; `ar` for `gcc-ar`. Toolchains install their
+/// programs under a target-triple prefix (a cross compiler: `arm-none-eabi-`, `avr-`), with a version suffix
+/// (several versions side by side: `-12`, `-17.0`), and Debian's mingw ones with the thread model last
+/// (`-posix`, `-win32`), so the tool is the last dash-separated word once those suffixes are off.
+fn toolchain_tool(program: &str) -> &str {
+    let name = program.strip_suffix("-posix").or_else(|| program.strip_suffix("-win32")).unwrap_or(program);
+    let unversioned = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    // Only a version after a dash is one: `cc1` is gcc's compiler proper, no `cc`.
+    let name = match unversioned.strip_suffix('-') {
+        Some(bare) if unversioned.len() < name.len() => bare,
+        _ => name,
+    };
+    name.rsplit('-').next().unwrap_or(name)
+}
+
+/// Whether a compiler run with `args` builds (compiles, checks, assembles or links sources), so that its
+/// output is the diagnostics the build rules read. The driver also preprocesses (`-E`, and `-M`/`-MM`, which
+/// list the headers a source includes), answers questions about itself (`--version`, `-dumpmachine`,
+/// `-print-search-dirs`, `--help=warnings`, the commands `-###` would run, `-v` with nothing to build) and
+/// writes what it made to standard output (`-S -o -`): that output is the text asked for, not a build's
+/// report, and is no place for rules that drop lines starting with a compiler's name.
+fn builds(args: &[String]) -> bool {
+    const QUERIES: &[&str] =
+        &["--version", "-dumpversion", "-dumpfullversion", "-dumpmachine", "-dumpspecs", "--target-help", "-###"];
+    let (mut verbose, mut inputs) = (false, false);
+    let mut words = args.iter().map(String::as_str);
+    while let Some(arg) = words.next() {
+        match arg {
+            "-E" | "-M" | "-MM" | "-o-" => return false,
+            "-o" if words.next() == Some("-") => return false,
+            "-v" => verbose = true,
+            _ if QUERIES.contains(&arg) || rules::starts_with_any(arg, &["-print-", "--print-", "--help"]) => {
+                return false;
+            }
+            _ => inputs |= !arg.starts_with('-'),
+        }
+    }
+    !verbose || inputs
+}
+
+/// Whether `line` is a toolchain command a build log echoes (`cc -c -o a.o a.c`, `[3/9] /usr/bin/c++ …`,
+/// `aarch64-linux-gnu-gcc …`, `ar rcs libx.a a.o`), and not the banner a verbose run prints
+/// (`gcc version 12.2.0 (Debian 12.2.0-14)`), which says which compiler ran.
+fn is_invocation(line: &str) -> bool {
+    let Some(words) = COMMAND.captures(line) else { return false };
+    let tool = toolchain_tool(words[1].rsplit('/').next().unwrap_or(&words[1]));
+    (COMPILERS.contains(&tool) || BINUTILS.contains(&tool)) && &words[2] != "version"
 }
 
 static PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
@@ -45,10 +101,9 @@ static PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
     .expect("build progress pattern compiles")
 });
 
-static COMPILER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:\[\d+/\d+\] )?(?:\S*/)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|ld|ar|ranlib|as|nasm)(?:-\d+)?\s")
-        .expect("compiler pattern compiles")
-});
+/// A command line as a build log echoes it, ninja's step counter before it: the program and the next word.
+static COMMAND: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:\[\d+/\d+\] )?(\S+)\s+(\S*)").expect("command pattern compiles"));
 
 static GCC_HEADER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\S+:\d+:\d+: (warning|error|fatal error): ").expect("gcc pattern compiles"));
@@ -78,7 +133,7 @@ fn progress_kind(line: &str) -> Option<&str> {
 }
 
 fn build(plan: &mut Plan, failed: bool) {
-    plan.drop_counted("compiler invocations not shown", NoteAt::First, failed, |line| COMPILER.is_match(line));
+    plan.drop_counted("compiler invocations not shown", NoteAt::First, failed, is_invocation);
     plan.drop_counted_by_kind("progress lines not shown", NoteAt::First, failed, progress_kind);
     // ninja prints the failing command right after `FAILED:`; that one says what broke.
     for i in 1..plan.len() {
@@ -95,7 +150,7 @@ fn build(plan: &mut Plan, failed: bool) {
                 || line.contains(": At top level")
                 || line.starts_with("In file included"))
     };
-    let ends = |line: &str| COMPILER.is_match(line) || line.starts_with("make") || line.starts_with('[');
+    let ends = |line: &str| is_invocation(line) || line.starts_with("make") || line.starts_with('[');
     let blocks = diag::blocks(plan, header, preamble, ends);
     for block in blocks.iter().filter(|b| b.severity == Severity::Error) {
         plan.set_range(block.lines.clone(), Mark::Must);
@@ -188,7 +243,9 @@ mod tests {
         {
             assert_eq!(crate::compress(command, "x\n", 0).family, "cc", "{command}");
         }
-        assert_eq!(crate::compress("gccx a.c", "x\n", 0).family, "generic");
+        for command in ["gccx a.c", "gcc12 a.c", "cc1 a.c", "gcc-ar rcs lib.a a.o", "clang-format -i a.c"] {
+            assert_eq!(crate::compress(command, "x\n", 0).family, "generic", "{command}");
+        }
         // QA capture: gcc -Wall over two files printed 17 warnings; the generic view cut 11 of them with their
         // `file:line`. Each keeps its location now.
         let mut out = String::new();
@@ -209,5 +266,81 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn cross_compilers_and_versioned_names_are_compilers_and_their_invocations_are_counted() {
+        for command in [
+            "aarch64-linux-gnu-gcc -Wall -c a.c",
+            "x86_64-w64-mingw32-g++ -c a.cc",
+            "x86_64-w64-mingw32-gcc-12-posix -c a.c",
+            "arm-none-eabi-gcc -mcpu=cortex-m4 -c a.c",
+            "avr-gcc -mmcu=atmega328p -c a.c",
+            "x86_64-linux-gnu-gcc-12 -c a.c",
+            "gcc-12 -c a.c",
+            "clang-17 -c a.c",
+            "clang++-16 -c a.cc",
+            "/usr/bin/c++ -c a.cc",
+        ] {
+            assert_eq!(crate::compress(command, "x\n", 0).family, "cc", "{command}");
+        }
+        // The programs beside them in a toolchain are no compilers: a preprocessor, an archiver, a formatter.
+        for command in ["x86_64-linux-gnu-cpp-12 a.c", "aarch64-linux-gnu-gcc-ar rcs lib.a a.o", "clang-tidy a.c"] {
+            assert_eq!(crate::compress(command, "x\n", 0).family, "generic", "{command}");
+        }
+        // A cross build's log echoes its compiler's and archiver's command lines, counted as a native one's are.
+        let mut raw: String = (1..=30).map(|i| format!("aarch64-linux-gnu-gcc -O2 -c -o f{i}.o f{i}.c\n")).collect();
+        raw += "aarch64-linux-gnu-ar rcs libf.a f1.o f2.o\n[100%] Built target f\n";
+        let text = crate::compress("make CC=aarch64-linux-gnu-gcc", &raw, 0).text;
+        assert_eq!(text, "… 31 compiler invocations not shown\n[100%] Built target f\n");
+    }
+
+    #[test]
+    fn compiler_runs_that_build_nothing_print_what_was_asked_for() {
+        for command in [
+            "gcc -E a.c",
+            "gcc -dM -E -x c /dev/null",
+            "cpp a.c",
+            "gcc -M a.c",
+            "clang -MM -MT a.o a.c",
+            "gcc --version",
+            "aarch64-linux-gnu-gcc -dumpmachine",
+            "gcc -dumpversion",
+            "gcc -print-search-dirs",
+            "gcc -print-prog-name=ld",
+            "clang --print-targets",
+            "gcc -Q --help=warnings",
+            "gcc -### -c a.c",
+            "gcc -v",
+            "gcc -O2 -S -o - a.c",
+        ] {
+            assert_eq!(crate::compress(command, "x\n", 0).family, "generic", "{command}");
+        }
+        // Builds that also write dependency files, verbose builds and builds naming their dump files build.
+        for command in ["gcc -MMD -MF a.d -c a.c", "gcc -v -c a.c", "gcc -dumpbase a -c a.c", "gcc -o app a.c"] {
+            assert_eq!(crate::compress(command, "x\n", 0).family, "cc", "{command}");
+        }
+        // As gcc 12 prints `gcc -v`: its last line names the compiler, which the build rules took for an
+        // invocation and counted away.
+        let mut raw = String::from("Using built-in specs.\nCOLLECT_GCC=gcc\n");
+        raw += "COLLECT_LTO_WRAPPER=/usr/lib/gcc/x86_64-linux-gnu/12/lto-wrapper\nTarget: x86_64-linux-gnu\n";
+        raw += "Configured with: ../src/configure -v --with-pkgversion='Debian 12.2.0-14+deb12u1' --enable-shared\n";
+        raw += "Thread model: posix\nSupported LTO compression algorithms: zlib zstd\n";
+        raw += "gcc version 12.2.0 (Debian 12.2.0-14+deb12u1) \n";
+        let text = crate::compress("gcc -v", &raw.repeat(2), 0).text;
+        assert!(text.contains("\ngcc version 12.2.0 (Debian 12.2.0-14+deb12u1)"), "{text}");
+        assert!(!text.contains("invocations"), "{text}");
+    }
+
+    #[test]
+    fn a_verbose_builds_version_banner_is_shown() {
+        let mut raw = String::from("Using built-in specs.\nCOLLECT_GCC=gcc\nTarget: x86_64-linux-gnu\n");
+        raw += "gcc version 12.2.0 (Debian 12.2.0-14+deb12u1) \n";
+        raw += &(1..=50).map(|i| format!("COLLECT_GCC_OPTIONS='-v' '-c' '-o' 'f{i}.o'\n")).collect::<String>();
+        let out = crate::compress("gcc -v -c a.c", &raw, 0);
+        let text = out.text;
+        assert!(out.shortened && text.contains("lines omitted"), "{text}");
+        assert!(text.contains("\ngcc version 12.2.0 (Debian 12.2.0-14+deb12u1)\n"), "{text}");
+        assert!(!text.contains("invocations"), "{text}");
     }
 }

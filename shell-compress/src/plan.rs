@@ -322,7 +322,7 @@ impl<'a> Plan<'a> {
     /// and returns the others: those a count of lines not shown may count. Protecting them here rather than
     /// trusting the later pass matters where that pass does not run (a listing or a search that exited 0):
     /// a line a count leaves out must then still be shown, not silently dropped.
-    fn countable(&mut self, indices: &[usize], failed: bool) -> Vec<usize> {
+    pub(crate) fn countable(&mut self, indices: &[usize], failed: bool) -> Vec<usize> {
         let tail = if failed { self.failure_tail_start() } else { self.len() };
         // A line a family already protected stays too (setting a mark never undoes protection), and so is
         // shown, not counted.

@@ -861,6 +861,7 @@ const COUNTING_LINES: &[&str] = &[
     "docker-images",
     "docker-ps",
     "git-clone",
+    "git-merge",
     "git-status",
     "git-sync",
     "js-install",
@@ -878,6 +879,10 @@ fn every_line_a_view_leaves_out_is_counted_where_notes_count_lines() {
     // never have one space after the colon).
     static STATUS_NAMES: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^(?:\t[a-z][a-z ]*: |[ MTADRCU?!]{2} )\S.*, ").unwrap());
+    // Conflicts counted with the `Auto-merging` line before each: a line for each of both.
+    static CONFLICTS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^… (\d+) more conflicts not shown \(\d+ in all(?:, with (\d+) Auto-merging lines)?\)").unwrap()
+    });
     // A blank line, a rule (`─`, `-` or `=`, across columns too), a terraform box's bare `│` and a bare
     // `remote:` (the remote's blank line) say nothing to count: views show or drop them as blank lines. Any
     // other line is shown or counted, a `++++` bar or a `^^^` underline too.
@@ -894,6 +899,9 @@ fn every_line_a_view_leaves_out_is_counted_where_notes_count_lines() {
                 if STATUS_NAMES.is_match(line) {
                     // `\tdeleted: dir/{a, b}, c`: one raw entry per name.
                     return line.matches(", ").count() + 1;
+                }
+                if let Some(c) = CONFLICTS.captures(line) {
+                    return c.iter().skip(1).flatten().map(|n| n.as_str().parse::<usize>().unwrap()).sum();
                 }
                 COUNT.captures(line).map_or(1, |c| c.iter().flatten().last().unwrap().as_str().parse().unwrap())
             })

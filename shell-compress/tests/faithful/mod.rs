@@ -683,7 +683,9 @@ fn is_note(raw: &Raw, line: &str) -> bool {
                 r"(?:: .+?)?(?:; \d+ more shown)?$",
             ),
             // git.rs
-            r"^\s*… (\d+) more .+ entries not shown(?:; ctx_expand has them)?$",
+            r"^\s*… (\d+) more .+ entries not shown(?: \(\d+ in all\))?(?:; ctx_expand has them)?$",
+            // conflicts.rs
+            r"^… (\d+) more conflicts not shown \(\d+ in all(?:, with \d+ Auto-merging lines)?\); ctx_expand has them$",
             r"^… authors' e-mail addresses not shown$",
             r"^… (?:deleted file|lockfile): \+\d+ -\d+ lines not shown$",
             r"^… \d+ hunks? of .+ not shown \(\+\d+ -\d+ lines\)$",
