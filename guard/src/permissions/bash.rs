@@ -110,13 +110,47 @@ impl BashPattern {
             BashPattern::Any => true,
             BashPattern::Exact(exact) => view == exact,
             BashPattern::Prefix(prefix) => {
-                let Some(rest) = view.strip_prefix(prefix.as_str()) else { return false };
-                let word_end = prefix.ends_with(|c: char| c.is_alphanumeric() || c == '_');
-                !word_end || !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '-')
+                let as_written = view.strip_prefix(prefix.as_str()).is_some_and(|rest| {
+                    let word_end = prefix.ends_with(|c: char| c.is_alphanumeric() || c == '_');
+                    !word_end || !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '-')
+                });
+                as_written || options_given(prefix, view)
             }
             BashPattern::Wildcard { pieces, bare } => bare.as_deref() == Some(view) || wildcard_match(pieces, view),
         }
     }
+}
+
+/// Long options that are a short one's long name, per program, for [`options_given`].
+const LONG_LETTERS: [(&str, &[(&str, char)]); 1] =
+    [("rm", &[("recursive", 'r'), ("force", 'f'), ("dir", 'd'), ("verbose", 'v'), ("interactive", 'i')])];
+
+/// Whether a rule `PROGRAM -LETTERS` (`rm -rf`) covers `view` as the options it names: the program
+/// with each of those letters given in any order or grouping, anywhere before `--` (`rm -fr x`, `rm
+/// -r -f x`, `rm x -Rf`, `rm --recursive --force x`; rm's `-R` is `-r`). A user denying `rm -rf`
+/// means the removal, not how its options are spelt; the rule as written matches too.
+fn options_given(prefix: &str, view: &str) -> bool {
+    let Some((program, letters)) = prefix.split_once(' ') else { return false };
+    let Some(letters) =
+        letters.strip_prefix('-').filter(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphabetic()))
+    else {
+        return false;
+    };
+    let mut words = view.split(' ');
+    if words.next() != Some(program) {
+        return false;
+    }
+    let long = LONG_LETTERS.iter().find(|(name, _)| *name == program).map_or(&[][..], |(_, long)| long);
+    let same = |c: char| if program == "rm" && c == 'R' { 'r' } else { c };
+    let mut given = String::new();
+    for word in words.take_while(|word| *word != "--") {
+        if let Some(name) = word.strip_prefix("--") {
+            given.extend(long.iter().filter(|(long, _)| *long == name).map(|(_, letter)| *letter));
+        } else if let Some(cluster) = word.strip_prefix('-') {
+            given.extend(cluster.chars().map(same));
+        }
+    }
+    letters.chars().map(same).all(|letter| given.contains(letter))
 }
 
 /// `*` (unescaped) matches any text.

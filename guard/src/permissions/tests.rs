@@ -3931,3 +3931,21 @@ fn a_string_in_an_inline_script_is_a_file_it_may_read() {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
+
+/// A rule naming a program's short options covers them however they are spelt (QA: `Bash(rm -rf:*)` let
+/// `rm -fr`, `rm -r -f` and `rm --recursive --force` run).
+#[test]
+fn a_rule_naming_options_covers_them_in_any_spelling() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Bash(rm -rf:*)"]}"#));
+    let (p, file) = (s.load(), s.project_file());
+    for command in
+        ["rm -rf x", "rm -fr x", "rm -r -f x", "rm -Rf x", "rm x -rf", "rm --recursive --force x", "rm -rfv x"]
+    {
+        let part = format!("`{command}` matches it");
+        assert_eq!(p.check_shell(command, &s.root), because(deny("Bash(rm -rf:*)", &file), &part), "{command}");
+    }
+    for command in ["rm -r x", "rm -f x", "rm x", "rm -- -rf", "rmdir -rf x"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
