@@ -504,6 +504,11 @@ impl<'a> Finder<'a> {
         if matches!(program, "awk" | "gawk" | "mawk" | "nawk") {
             self.awk_reads(program, &invocation.args, &texts);
         }
+        // lean-ctx's own client writes its config, where `deny_paths`, `shell_deny` and `redaction` are.
+        if program == "lctx" && texts.starts_with(&["config", "set"]) {
+            let path = self.permissions.config_file.clone();
+            self.files.edits.push(Named { path, cause: "`lctx config set` writes lean-ctx's config".into() });
+        }
         for (word, name) in inline_scripts::named_files(program, &texts) {
             if invocation.args[word].literal {
                 self.file(&format!("`{program}`'s script names"), &Arg::literal(&name, None), false);

@@ -194,6 +194,8 @@ impl Verdict {
 pub struct Permissions {
     rules: Vec<Rule>,
     home: PathBuf,
+    /// lean-ctx's config file (canonical), which `lctx config set` writes.
+    config_file: PathBuf,
 }
 
 #[derive(Clone, Debug)]
@@ -249,7 +251,7 @@ impl Permissions {
         settings.extend(managed.map(Path::to_path_buf));
         loader.guard_own_files(&settings);
         let Loader { rules, notes, .. } = loader;
-        (Permissions { rules, home }, notes)
+        (Permissions { rules, home, config_file: canonical_prefix(config_file) }, notes)
     }
 
     /// Whether reading `path` (absolute, canonical) is allowed.

@@ -3868,6 +3868,13 @@ fn the_files_rules_are_read_from_are_asked_about_before_an_edit() {
         let verdict = p.check_shell(command, &s.root);
         assert_eq!(verdict, because(own(settings), part), "{command}");
     }
+    // lean-ctx's client writes its config, which holds `deny_paths`, `shell_deny` and `redaction`.
+    let config = canonical_prefix(&s.config);
+    assert_eq!(
+        p.check_shell("lctx config set redaction false", &s.root),
+        because(own(&config), "`lctx config set` writes lean-ctx's config")
+    );
+    assert_eq!(p.check_shell("lctx config get redaction", &s.root), Verdict::Allow);
     // Not an Edit rule: writes known only when they run, or of everything under the project, are
     // not asked about for these files (only Read rules are written here).
     for command in ["cat .claude/settings.json", "echo x > $f", "tar xf /tmp/a.tar", "git stash"] {
