@@ -277,7 +277,7 @@ fn one_line(kind: Kind, name: &str, signature: String, line: u32) -> Definition 
         head_line: line,
         end_line: line,
         children: Vec::new(),
-        unexported_fields: 0,
+        hidden_fields: 0,
     }
 }
 

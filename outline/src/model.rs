@@ -119,10 +119,14 @@ pub struct Definition {
     pub end_line: u32,
     /// Members, in source order (Go methods are placed under their receiver type).
     pub children: Vec<Definition>,
-    /// A Go struct's fields that `children` leaves out as no part of its API (unexported, named
-    /// or embedded), counted: the views say how many, so a field list never reads as complete
-    /// when it is not (`type fundamental struct { +2 unexported }`).
-    pub unexported_fields: u32,
+    /// A type's fields that `children` leaves out as no part of its API, counted: the views say
+    /// how many, so a field list never reads as complete when it is not (`type fundamental
+    /// struct { +2 unexported }`, `pub struct S { pub a: u32; +2 private }`). They are Go's
+    /// unexported fields (named or embedded), a Rust field without `pub`, a Java field neither
+    /// public nor protected, a C# one neither public nor protected, TypeScript's `private` and
+    /// `#private` fields, a Python class's `_name`, C++'s private data members, a Ruby class's
+    /// private attributes.
+    pub hidden_fields: u32,
 }
 
 impl Definition {
@@ -168,7 +172,7 @@ impl Definition {
                 head_line: at(line),
                 end_line: at(line),
                 children: Vec::new(),
-                unexported_fields: 0,
+                hidden_fields: 0,
             })
             .collect()
     }

@@ -255,8 +255,9 @@ impl View {
     }
 
     /// A type on one line with the fields its members start with, in braces: `struct Config {
-    /// pub name: String; pub port: u16 }`, `interface Options { timeout?, retries?, … }`.
-    fn with_fields(self, owner: &Definition, fields: &[&Definition]) -> String {
+    /// pub name: String; pub port: u16 }`, `interface Options { timeout?, retries?, … }`, then
+    /// the count of those it leaves out, called `hidden` (`; +2 private`).
+    fn with_fields(self, owner: &Definition, fields: &[&Definition], hidden: &str) -> String {
         // Variants are counted by name: one declared under two `cfg`s is one.
         let mut seen = HashSet::new();
         let past_cap = fields.iter().position(|field| seen.insert(field.name.as_str()) && seen.len() > MAX_VARIANTS);
@@ -267,15 +268,15 @@ impl View {
             }
             _ => (fields, String::new()),
         };
-        let unexported = unexported_fields(owner).map(|count| format!("; {count}")).unwrap_or_default();
-        format!("{} {{ {}{more}{unexported} }}", self.head(owner), self.field_list(shown).0)
+        let counted = hidden_fields(owner, hidden).map(|count| format!("; {count}")).unwrap_or_default();
+        format!("{} {{ {}{more}{counted} }}", self.head(owner), self.field_list(shown).0)
     }
 
     /// A definition with nothing on its line but its head, or for a type whose fields are all
-    /// left out, their count in braces (`type withMessage struct { +2 unexported }`), so the type
-    /// does not read as empty.
-    fn bare(self, definition: &Definition) -> String {
-        match unexported_fields(definition) {
+    /// left out, their count in braces (`type withMessage struct { +2 unexported }`, `class K {
+    /// +1 private }`), so the type does not read as empty.
+    fn bare(self, definition: &Definition, hidden: &str) -> String {
+        match hidden_fields(definition, hidden) {
             Some(count) => format!("{} {{ {count} }}", self.head(definition)),
             None => self.head(definition),
         }
@@ -307,10 +308,10 @@ impl View {
     }
 }
 
-/// `+2 unexported` for a type with fields the views leave out (see
-/// [`Definition::unexported_fields`]); `None` when it lists them all.
-fn unexported_fields(definition: &Definition) -> Option<String> {
-    (definition.unexported_fields > 0).then(|| format!("+{} unexported", definition.unexported_fields))
+/// `+2 private` for a type with fields the views leave out (see [`Definition::hidden_fields`]),
+/// `hidden` being what its language calls them; `None` when it lists them all.
+fn hidden_fields(definition: &Definition, hidden: &str) -> Option<String> {
+    (definition.hidden_fields > 0).then(|| format!("+{} {hidden}", definition.hidden_fields))
 }
 
 /// A definition's name as the map labels it. A type declared with members of it (C's `struct
@@ -449,6 +450,9 @@ struct Page<'o> {
     /// What separates the declarators of a run of constants after their shared keywords (see
     /// [`View::constants`]).
     declarators: &'static str,
+    /// What the fields a type's line counts but does not list are (see
+    /// [`Definition::hidden_fields`]): Go's word, `unexported`, for Go's; `private` for others'.
+    hidden: &'static str,
 }
 
 impl<'o> Page<'o> {
@@ -458,6 +462,9 @@ impl<'o> Page<'o> {
         // a declaration of `D` and an assignment to an undeclared `E`, `let D, E = 5` as written.
         if matches!(outline.language, Language::JavaScript | Language::TypeScript | Language::Tsx) {
             page.declarators = ", ";
+        }
+        if outline.language == Language::Go {
+            page.hidden = "unexported";
         }
         page
     }
@@ -469,7 +476,7 @@ impl<'o> Page<'o> {
             furthest = furthest.max(*end);
             *end = furthest;
         }
-        Page { file, breaks, declarators: "; " }
+        Page { file, breaks, declarators: "; ", hidden: "private" }
     }
 
     /// Whether a break stands between two definitions: one starting before `after` and ending
@@ -542,12 +549,17 @@ fn push_level(page: &Page, definitions: &[Definition], depth: usize, view: View,
         if names_members(first) {
             push_line(depth, span(first.start_line, first.end_line), &view.named_members(first), out);
         } else if let Some((fields, members)) = leading_fields(first) {
-            push_line(depth, span(first.start_line, first.end_line), &view.with_fields(first, &fields), out);
+            push_line(
+                depth,
+                span(first.start_line, first.end_line),
+                &view.with_fields(first, &fields, page.hidden),
+                out,
+            );
             for members in members {
                 push_level(page, members, depth + 1, view, out);
             }
         } else {
-            push_line(depth, span(first.start_line, first.end_line), &view.bare(first), out);
+            push_line(depth, span(first.start_line, first.end_line), &view.bare(first, page.hidden), out);
             push_level(page, &first.children, depth + 1, view, out);
         }
         rest = &rest[1..];

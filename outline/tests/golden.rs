@@ -127,9 +127,9 @@ fn rust() {
     assert!(views.map.starts_with(imports), "{}", views.map);
     views.hides(&["socket_options"]);
     // Named without their types, the fields keep their visibility: `pub` ones plain, the others
-    // labelled.
+    // labelled; a field without `pub` is counted, not listed.
     views.signature_lines_contain(&["pub struct ListenerSettings { bind_address, backlog_connections, \
-         keepalive_interval; pub(crate): accept_timeout; pub(in crate::parser): parse_buffer_bytes }"]);
+         keepalive_interval; pub(crate): accept_timeout; pub(in crate::parser): parse_buffer_bytes; +1 private }"]);
 }
 
 #[test]
@@ -458,7 +458,7 @@ fn javascript_revealing_modules() {
     views.signature_lines_contain(&["var Deque = function Deque2(items)", "var minified = function(t,n,r)"]);
     // So does one it returns as written; the name a binding gives last is the class, though a
     // function declaration of that name comes after it (declarations are hoisted).
-    assert!(views.map.contains("180-194 class Channel { capacity }\n 185-187 size\n"), "{}", views.map);
+    assert!(views.map.contains("180-194 class Channel { capacity; +1 private }\n 185-187 size\n"), "{}", views.map);
     assert!(views.map.contains("197-203 class Parser\n 199 parse\n"), "{}", views.map);
 }
 
@@ -1136,8 +1136,8 @@ fn java_methods_of_constant_bodies_and_anonymous_classes() {
         "  24-25 @Override public boolean commutes()",
         " 45-50 static final Comparator<Operation> BY_SYMBOL",
         "  46-49 @Override public int compare(Operation left, Operation right)",
-        // A plain field still shares its type's line.
-        "44-75 class Operations { public static final int MAX_OPERANDS }",
+        // A plain field still shares its type's line, its private one counted there.
+        "44-75 class Operations { public static final int MAX_OPERANDS; +1 private }",
         " 54-61 public static final Runnable WARM_UP",
         "  55-60 @Override public void run()",
         // A plain constant between two with bodies is its name, as they are: its signature.
@@ -1227,7 +1227,7 @@ fn cpp_export_macros() {
     // Only the specialization, whose `<int>` the macro rule does not look past, is misread (as a
     // function `Box<int>`): its body is named, not silently dropped.
     views.first_lines("[outline incomplete: lines 56-59 not parsed]");
-    assert!(views.map.contains(" 18-31 class Widget\n  20 ctor Widget\n"), "{}", views.map);
+    assert!(views.map.contains(" 18-31 class Widget { +1 private }\n  20 ctor Widget\n"), "{}", views.map);
 }
 
 /// nlohmann's `json.hpp`: a scope macro over a doc comment, an access macro
@@ -1260,7 +1260,7 @@ fn cpp_header_named_h() {
         " 18-23 class State : public UMemory",
         " 25-28 inline int32_t getValue() const",
     ]);
-    assert!(views.map.contains("11-37 class CharsTrie\n"), "{}", views.map);
+    assert!(views.map.contains("11-37 class CharsTrie { +2 private }\n"), "{}", views.map);
 }
 
 /// zlib's and SQLite's declarations: one line each, named by the declared name, with the macros
@@ -1471,9 +1471,15 @@ fn cpp_public_data_members() {
             "Pending",
         ],
     );
-    // A private member stays private inside a conditional block.
+    // A private member stays private inside a conditional block; each is counted on its type's
+    // line, a class's members before any label too.
     views.hides(&["pin_", "balance_", "retries", "debug_counter"]);
-    views.signature_lines_contain(&["protected int audit_level", "private void audit(const std::string& reason)"]);
+    views.signature_lines_contain(&[
+        " 6-24 class Account { +3 private }",
+        "protected int audit_level",
+        "private void audit(const std::string& reason)",
+        " 26-32 struct Transfer { Account *from, *to; double amount; +1 private }",
+    ]);
 }
 
 #[test]
@@ -1538,7 +1544,7 @@ fn ruby_visibility_and_attributes() {
         ],
     );
     views.signature_lines_contain(&[
-        "4-53 class Tokenizer { attr_reader :source, :position; attr_accessor :strict }",
+        "4-53 class Tokenizer { attr_reader :source, :position; attr_accessor :strict; +1 private }",
         " 20-22 private_class_method def self.build(text)",
         " 24-26 private def eof?",
         " 30-32 protected def rest",
@@ -1885,9 +1891,9 @@ fn typescript_members_without_implied_modifiers() {
         "14-24 export interface RequestOptions<TBody…> { method?, headers?, body?, signal?, timeoutMs?, \
          retries?, onProgress?, parse?, cache? }",
         // A list of names keeps each field's access: the plain API ones first, then the others
-        // labelled.
+        // labelled; the private ones counted.
         "26-49 export class HttpClient<TContext…> extends EventEmitter { baseUrl, transport, timeoutMs; protected: \
-         pending }",
+         pending; +1 private }",
         " 33-36 constructor(baseUrl: string, public context: TContext, private readonly logger?: Logger)",
         " 38-40 async request<TData>(path: string, init?: RequestInit): Promise<ResponseEnvelope<TData>>",
     ]);
@@ -2100,9 +2106,10 @@ fn java_protected_fields() {
     );
     views.hides(&["DEFAULT_BUFFER_SIZE", "eof"]);
     // Each declarator of `protected int pos, markpos = -1;` is named.
-    // A list of names says which are protected and which static.
+    // A list of names says which are protected and which static; the private ones are counted.
     views.signature_lines_contain(&[
-        "class BufferedSource extends InputStream { protected: in, buf, count, pos, markpos, totalRead; static: EOF }",
+        "class BufferedSource extends InputStream { protected: in, buf, count, pos, markpos, totalRead; static: EOF; \
+         +2 private }",
     ]);
 }
 
@@ -2177,9 +2184,14 @@ fn csharp_public_fields() {
             "Retries",
         ],
     );
-    // `private protected` is for this assembly's subclasses only.
+    // `private protected` is for this assembly's subclasses only. What is left out, `internal`
+    // included, is counted on the type's line.
     views.hides(&["observed", "attemptsSeen", "_logger", "dpi"]);
-    views.signature_lines_contain(&["[Obsolete(…)] [MethodImpl(…)] public async Task<TResult> ExecuteAsync<TResult>"]);
+    views.signature_lines_contain(&[
+        "static: None; protected: Retries; +3 private }",
+        "[Obsolete(…)] [MethodImpl(…)] public async Task<TResult> ExecuteAsync<TResult>",
+        "27-31 public struct Window { public int Width, Height; +1 private }",
+    ]);
 }
 
 #[test]
@@ -2798,7 +2810,9 @@ fn javascript_public_class_fields() {
     );
     views.hides(&["#shadow", "#clicks"]);
     views.signature_lines_contain(&[
-        "4-29 export class CounterWidget extends HTMLElement { static observedAttributes; static defaults; count; step }",
+        // Its `#private` fields are counted, not listed.
+        "4-29 export class CounterWidget extends HTMLElement { static observedAttributes; static defaults; count; step; \
+         +2 private }",
     ]);
 }
 
@@ -2856,6 +2870,9 @@ fn overloads_share_one_line_and_accessor_pairs_do_not() {
         "DEFAULT_WIDTH = DEFAULT_HEIGHT = 1024",
         "class Viewport { origin_x = origin_y; width, height; _cache, cached }",
     ]);
+    // A class's private attributes are counted on its line, never listed.
+    python.signature_lines_contain(&["78-88 class Settings { path: str; +2 private }"]);
+    python.hides(&["_loaded", "_lock"]);
     // A constant of several names is one definition named by all of them (as Go's `var A, B`); a
     // field declaration is one definition per field.
     // A module's lower-case names are its variables, API all the same.
@@ -3281,11 +3298,12 @@ fn enum_members_fields_and_sections_read_as_written() {
     // A class attribute assigned in both branches is named once.
     let python = "class B:\n    if X:\n        flag = 1\n    else:\n        flag = 2\n";
     assert_eq!(render_map(&outline(Language::Python, python)), "1-5 class B { flag }\n");
-    // A method a call wraps after a bare `private` is private; a private attribute is not listed.
+    // A method a call wraps after a bare `private` is private; a private attribute is counted, not
+    // listed.
     let ruby = "class W\n  attr_reader :id\n  private attr_reader :secret\n\n  private\n\n  attr_reader :hidden\n\n  \
                 memoize def memo\n    1\n  end\nend\n";
     let signatures = render_signatures(&outline(Language::Ruby, ruby));
-    assert_eq!(signatures, "1-12 class W { attr_reader :id }\n 9-11 private memoize def memo\n");
+    assert_eq!(signatures, "1-12 class W { attr_reader :id; +2 private }\n 9-11 private memoize def memo\n");
 }
 
 /// A variant declared once per `cfg` counts once toward the cap and in what is left out.

@@ -199,6 +199,6 @@ fn entry(kind: Kind, signature: String, name: String, node: Node, source: &str) 
         head_line: start_line,
         end_line,
         children: Vec::new(),
-        unexported_fields: 0,
+        hidden_fields: 0,
     }
 }

@@ -108,7 +108,7 @@ fn receiver_type(node: Node, source: &str) -> Option<String> {
 /// A struct field another package can use: an exported name, or an embedded exported type. An
 /// embedded unexported type (`*stack`) is a field of that unexported name, as `msg string` is:
 /// both are counted on the struct's line (see
-/// [`crate::model::Definition::unexported_fields`]), not listed.
+/// [`crate::model::Definition::hidden_fields`]), not listed.
 fn exported_field(node: Node, source: &str) -> Option<Kind> {
     // A struct left open reads the next function as fields (`func New() *Config` is an error
     // for `func` and a field `New`): a field after an error on its own line is none, and its line

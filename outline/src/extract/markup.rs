@@ -93,7 +93,7 @@ fn build(headings: &[Heading], ends: &[u32], next: &mut usize, parent_level: usi
             head_line: heading.line,
             end_line,
             children,
-            unexported_fields: 0,
+            hidden_fields: 0,
         });
     }
     out

@@ -158,30 +158,36 @@ pub(crate) fn outline(language: Language, source: &str, tree: &Tree) -> Outline 
         unlisted: walked.unlisted,
         unlisted_keys: walked.unlisted_keys,
     };
-    if language == Language::Go {
-        count_unexported_fields(&mut outline, tree, source);
-    }
+    count_hidden_fields(&mut outline, tree, source);
     outline
 }
 
-/// Counts on each Go struct the fields its views leave out as unexported (see
-/// [`Definition::unexported_fields`]): those [`private_fields()`] finds declared in its lines,
-/// but on a line the views name as not parsed (a struct left open reads the code after it as
-/// fields), which the first line already says may hide anything.
-fn count_unexported_fields(outline: &mut Outline, tree: &Tree, source: &str) {
+/// Counts on each type the fields its views leave out as no part of its API (see
+/// [`Definition::hidden_fields`]): those [`private_fields()`] finds declared in its lines and
+/// owned by it, not by a member or a type nested in it; but on a line the views name as not
+/// parsed (a struct left open reads the code after it as fields), which the first line already
+/// says may hide anything.
+fn count_hidden_fields(outline: &mut Outline, tree: &Tree, source: &str) {
     let parsed = |line: u32| !outline.unparsed.iter().any(|(from, to)| (*from..=*to).contains(&line));
-    let fields: Vec<PrivateDefinition> = private_fields(outline, tree, source)
-        .into_iter()
-        .filter(|field| field.kind == Kind::Field && parsed(field.line))
-        .collect();
+    // The lines of the fields each name encloses, in order: a type counts those in its lines.
+    let mut enclosed: HashMap<String, Vec<u32>> = HashMap::new();
+    for field in private_fields(outline, tree, source) {
+        if let Some(encloser) = field.encloser.filter(|_| field.kind == Kind::Field && parsed(field.line)) {
+            enclosed.entry(encloser).or_default().push(field.line);
+        }
+    }
+    if enclosed.is_empty() {
+        return;
+    }
+    enclosed.values_mut().for_each(|lines| lines.sort_unstable());
     let mut pending: Vec<&mut Definition> = outline.items.iter_mut().collect();
     while let Some(definition) = pending.pop() {
-        if definition.kind == Kind::Struct {
-            let inside = |field: &&PrivateDefinition| {
-                field.encloser.as_deref() == Some(definition.name.as_str())
-                    && (definition.start_line..=definition.end_line).contains(&field.line)
-            };
-            definition.unexported_fields = u32::try_from(fields.iter().filter(inside).count()).unwrap_or(u32::MAX);
+        if matches!(definition.kind, Kind::Struct | Kind::Class | Kind::Enum)
+            && let Some(lines) = enclosed.get(definition.owner_name())
+        {
+            let inside = lines.partition_point(|line| *line <= definition.end_line)
+                - lines.partition_point(|line| *line < definition.start_line);
+            definition.hidden_fields = u32::try_from(inside).unwrap_or(u32::MAX);
         }
         pending.extend(definition.children.iter_mut());
     }
@@ -1038,7 +1044,7 @@ impl<'s> Walker<'s> {
                 head_line: node_lines(flag.head, self.source).0,
                 end_line: node_lines(flag.last, self.source).1,
                 children: Vec::new(),
-                unexported_fields: 0,
+                hidden_fields: 0,
             })
             .collect();
         Definition {
@@ -1050,7 +1056,7 @@ impl<'s> Walker<'s> {
             head_line,
             end_line,
             children,
-            unexported_fields: 0,
+            hidden_fields: 0,
         }
     }
 
@@ -1165,17 +1171,7 @@ impl<'s> Walker<'s> {
                 && self.function_declarations(body) >= FACTORY_FUNCTIONS;
             self.walk(body, Some(Owner { kind, name: &name, factory }), &[], depth + 1, &mut children);
         }
-        Some(Definition {
-            kind,
-            name,
-            signature,
-            uncut,
-            start_line,
-            head_line,
-            end_line,
-            children,
-            unexported_fields: 0,
-        })
+        Some(Definition { kind, name, signature, uncut, start_line, head_line, end_line, children, hidden_fields: 0 })
     }
 
     /// Whether `node` is a function declaration statement (not a function value bound to a name,

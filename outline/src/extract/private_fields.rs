@@ -5,7 +5,8 @@
 //! is left out here, so whatever keeps a name out of the views (a rule, an access section) is
 //! answered once.
 
-use std::collections::HashSet;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
@@ -36,17 +37,23 @@ pub(crate) fn private_fields(outline: &Outline, tree: &Tree, source: &str) -> Ve
     let listed: HashSet<(&str, u32)> = every_definition(&outline.items)
         .flat_map(|definition| definition.names().into_iter().map(|name| (name, definition.head_line)))
         .collect();
-    let outlined: Vec<&Definition> = every_definition(&outline.items).collect();
     let mut found = Vec::new();
+    let mut unlisted = Vec::new();
     let mut visit = Visit {
         kinds: spec.private,
         source,
         listed: &listed,
-        outlined: &outlined,
         enclosing: Vec::new(),
         found: &mut found,
+        unlisted: &mut unlisted,
     };
     visit.node(tree.root_node(), 0);
+    let outlined: Vec<&Definition> = every_definition(&outline.items).collect();
+    let lines: Vec<u32> = found.iter().map(|definition| definition.line).collect();
+    let around = innermost_listed(&outlined, &lines);
+    for ((definition, unlisted), listed) in found.iter_mut().zip(unlisted).zip(around) {
+        definition.encloser = encloser(unlisted, listed);
+    }
     found
 }
 
@@ -54,11 +61,12 @@ struct Visit<'a> {
     kinds: &'static [Private],
     source: &'a str,
     listed: &'a HashSet<(&'a str, u32)>,
-    /// Every definition the outline lists: an encloser where its lines hold a declaration.
-    outlined: &'a [&'a Definition],
     /// The unlisted functions and types around the node visited, innermost last, with their lines.
     enclosing: Vec<(String, u32)>,
+    /// What is found, its encloser left to [`encloser`] once the walk is done.
     found: &'a mut Vec<PrivateDefinition>,
+    /// For each of `found`, the innermost unlisted definition around it, with its line.
+    unlisted: &'a mut Vec<Option<(String, u32)>>,
 }
 
 impl Visit<'_> {
@@ -72,18 +80,14 @@ impl Visit<'_> {
                 continue;
             };
             let line = line_number(declaration_start(node).start_position().row);
-            let encloser = self.encloser(line);
             let names = several_names(&names).unwrap_or_else(|| vec![names.as_str()]);
             if !matches!(kind, Kind::Field | Kind::Variable | Kind::Const | Kind::Property) {
                 encloses = names.first().map(|name| (name.to_string(), line));
             }
-            let unlisted = names.into_iter().filter(|name| !self.listed.contains(&(*name, line)));
-            self.found.extend(unlisted.map(|name| PrivateDefinition {
-                name: name.to_string(),
-                kind,
-                line,
-                encloser: encloser.clone(),
-            }));
+            for name in names.into_iter().filter(|name| !self.listed.contains(&(*name, line))) {
+                self.found.push(PrivateDefinition { name: name.to_string(), kind, line, encloser: None });
+                self.unlisted.push(self.enclosing.last().cloned());
+            }
         }
         let pushed = encloses.map(|encloser| self.enclosing.push(encloser)).is_some();
         let mut cursor = node.walk();
@@ -94,24 +98,48 @@ impl Visit<'_> {
             self.enclosing.pop();
         }
     }
+}
 
-    /// The name of the innermost definition around a declaration on `line`: an unlisted one
-    /// being visited, or a listed one whose lines hold it, whichever starts later (the unlisted
-    /// one on a tie: it is inside).
-    fn encloser(&self, line: u32) -> Option<String> {
-        let listed = self
-            .outlined
-            .iter()
-            .filter(|definition| definition.start_line <= line && line <= definition.end_line)
-            .max_by_key(|definition| (definition.start_line, std::cmp::Reverse(definition.end_line)))
-            .map(|definition| (definition.owner_name(), definition.start_line));
-        match (self.enclosing.last(), listed) {
-            (Some((name, start)), Some((_, listed_start))) if *start >= listed_start => Some(name.clone()),
-            (_, Some((name, _))) => Some(name.to_string()),
-            (Some((name, _)), None) => Some(name.clone()),
-            (None, None) => None,
-        }
+/// The name of the innermost definition around a declaration: the unlisted one being visited
+/// (`unlisted`), or the listed one whose lines hold it (`listed`), whichever starts later (the
+/// unlisted one on a tie: it is inside).
+fn encloser(unlisted: Option<(String, u32)>, listed: Option<&Definition>) -> Option<String> {
+    let listed = listed.map(|definition| (definition.owner_name(), definition.start_line));
+    match (unlisted, listed) {
+        (Some((name, start)), Some((_, listed_start))) if start >= listed_start => Some(name),
+        (_, Some((name, _))) => Some(name.to_string()),
+        (Some((name, _)), None) => Some(name),
+        (None, None) => None,
     }
+}
+
+/// For each of `lines`, the listed definition innermost around a declaration there: of those
+/// whose lines hold it, the one starting last, the shorter on a tie.
+///
+/// One sweep over the lines in order, the definitions started so far in a heap, so a file of
+/// thousands of types with private fields is not searched once per field.
+fn innermost_listed<'d>(definitions: &[&'d Definition], lines: &[u32]) -> Vec<Option<&'d Definition>> {
+    let mut by_start = definitions.to_vec();
+    by_start.sort_by_key(|definition| definition.start_line);
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by_key(|&at| lines[at]);
+    // Started definitions by (start, shorter first, order): the top is the innermost once those
+    // ended above the line are dropped (lines only grow, so they hold none after it either).
+    let mut started = BinaryHeap::new();
+    let mut next = 0;
+    let mut answers = vec![None; lines.len()];
+    for at in order {
+        let line = lines[at];
+        while let Some(definition) = by_start.get(next).filter(|definition| definition.start_line <= line) {
+            started.push((definition.start_line, Reverse(definition.end_line), next));
+            next += 1;
+        }
+        while started.peek().is_some_and(|&(_, Reverse(end), _)| end < line) {
+            started.pop();
+        }
+        answers[at] = started.peek().map(|&(_, _, index)| by_start[index]);
+    }
+    answers
 }
 
 #[cfg(test)]

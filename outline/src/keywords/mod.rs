@@ -287,7 +287,7 @@ fn push_entries(
             head_line: number,
             end_line: number,
             children: Vec::new(),
-            unexported_fields: 0,
+            hidden_fields: 0,
         };
         if entry.closed {
             found.push((usize::MAX, Some(owner), definition, Table::No));
@@ -470,7 +470,7 @@ fn on_line(kind: Kind, name: String, signature: String, number: u32) -> Definiti
         head_line: number,
         end_line: number,
         children: Vec::new(),
-        unexported_fields: 0,
+        hidden_fields: 0,
     }
 }
 

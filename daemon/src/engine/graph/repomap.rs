@@ -535,7 +535,7 @@ fn pruned(
                 head_line: item.head_line,
                 end_line: item.end_line,
                 children,
-                unexported_fields: item.unexported_fields,
+                hidden_fields: item.hidden_fields,
             });
         }
     }
