@@ -254,15 +254,15 @@ fn alias_name(alias: Node, source: &str) -> Option<String> {
     text.map(str::to_string)
 }
 
-/// The name a symbol or a plain string spells: `:to_s`, `"to_s"`. Not a variable's value, nor a
-/// string with interpolation.
+/// The name a symbol or a plain string spells: `:to_s`, `"to_s"`, a quoted symbol `:'scan_tag_#'`
+/// or `:"x"`. Not a variable's value, nor a string or symbol with interpolation.
 fn symbol_name<'s>(node: Node, source: &'s str) -> Option<&'s str> {
     let text = node_text(node, source);
+    let plain = || node.named_children(&mut node.walk()).all(|part| part.kind() == "string_content");
     match node.kind() {
         "simple_symbol" => text.strip_prefix(':'),
-        "string" if node.named_children(&mut node.walk()).all(|part| part.kind() == "string_content") => {
-            Some(text.trim_matches(['"', '\'']))
-        }
+        "string" if plain() => Some(text.trim_matches(['"', '\''])),
+        "delimited_symbol" if plain() => text.strip_prefix(':').map(|quoted| quoted.trim_matches(['"', '\''])),
         _ => None,
     }
 }
