@@ -46,6 +46,7 @@ pub fn render_signatures(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
     push_unlisted_keys(outline, &mut out);
+    push_unlisted_code(outline, &mut out);
     push_level(&Page::of(outline), &outline.items, 0, View::Signatures, &mut out);
     out
 }
@@ -73,6 +74,7 @@ pub fn render_map(outline: &Outline) -> String {
     let mut out = String::new();
     push_incomplete(outline, &mut out);
     push_unlisted_keys(outline, &mut out);
+    push_unlisted_code(outline, &mut out);
     if let (Some(first), Some(last)) = (outline.imports.first(), outline.imports.last()) {
         let mut modules: Vec<String> = Vec::new();
         for import in &outline.imports {
@@ -423,6 +425,21 @@ fn push_unlisted_keys(outline: &Outline, out: &mut String) {
     let _ = write!(out, "[{} nested {noun} not listed, in ", keys.count);
     push_spans(&keys.spans, out);
     let _ = writeln!(out, "; read those lines (lines:{}) for them]", span(start, end));
+}
+
+/// `[2 macro calls not outlined, in lines 7, 9: read those lines for what they declare]`: file-level
+/// code the outline cannot see into (see [`Outline::unlisted`]), a Rust macro call declaring items
+/// in its own syntax (`impl_fmt_traits!(Binary, Display)`), which the views would otherwise pass
+/// over without a word.
+fn push_unlisted_code(outline: &Outline, out: &mut String) {
+    if outline.unlisted.is_empty() {
+        return;
+    }
+    let calls = outline.unlisted.len();
+    let noun = if calls == 1 { "macro call" } else { "macro calls" };
+    let _ = write!(out, "[{calls} {noun} not outlined, in ");
+    push_spans(&outline.unlisted, out);
+    out.push_str(": read those lines for what they declare]\n");
 }
 
 /// `lines 40-57, 90`, the spans past [`LISTED_SPANS`] counted and placed (`and 3 more spans in
