@@ -140,17 +140,22 @@ impl View {
         }
     }
 
-    /// One line for a run of same-named functions: the shortest signature (the first of equals;
-    /// not a guard returning `never`, see [`rejects_calls`]) and the count of the others, or the
-    /// name with the count.
+    /// One line for a run of same-named functions: the shortest signature as written (the first
+    /// of equals; not a guard returning `never`, see [`rejects_calls`]) and the count of the
+    /// others, or the name with the count. Shortest as written, not as shown: a head short enough
+    /// to keep its types would lose to a longer one cut to its names (commander's `option` showed
+    /// its deprecated `RegExp` overload).
     fn group(self, functions: &[Definition]) -> String {
         let more = functions.len() - 1;
         match self {
             View::Signatures => {
                 let shortest = functions
                     .iter()
+                    .min_by_key(|function| {
+                        let written = function.uncut.as_deref().unwrap_or(&function.signature);
+                        (rejects_calls(written), written.chars().count())
+                    })
                     .map(|function| function.signature.as_str())
-                    .min_by_key(|signature| (rejects_calls(signature), signature.chars().count()))
                     .unwrap_or_default();
                 format!("{shortest} (+{more} more)")
             }
