@@ -34,8 +34,9 @@ use crate::walk::FileStamp;
 //    1; const B = 2;` list both), and quotes and comments in a head no longer hide a one-line
 //    body's members or the function after an annotation: symbols the fingerprint's samples do
 //    not show.
-// 11: a Ruby alias named by a quoted symbol (`alias_method :'scan_tag_#', :x`) is a symbol: a change
-//    the fingerprint's samples do not show.
+// 11: a Ruby alias named by a quoted symbol (`alias_method :'scan_tag_#', :x`), and a CommonJS export
+//    of another name (`exports.Old = New`), are symbols, and each name of a declaration over
+//    several lines is at its own line: changes the fingerprint's samples do not show.
 pub(crate) const SCHEMA_VERSION: u32 = 11;
 
 /// What an index's `schema-version` file holds: [`SCHEMA_VERSION`], and the fingerprint of the

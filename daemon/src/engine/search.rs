@@ -78,7 +78,15 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
             // A declaration of several names (Go's `var A, B`) is searched for by each.
             // An alias assigned with it (`res.contentType = res.type = function`) is a name of it,
             // at the line it is assigned on.
-            let named = d.named_kinds(in_type).into_iter().flat_map(|(name, kind)| {
+            let named_kinds = d.named_kinds(in_type);
+            // Each name of a declaration over several lines (`export const {` then one name a
+            // line) at the line that names it.
+            let names: Vec<&str> = named_kinds.iter().map(|(name, _)| *name).collect();
+            let lines = match names.len() > 1 && d.end_line > line {
+                true => name_lines(&names, line, d.end_line, text),
+                false => vec![line; names.len()],
+            };
+            let named = named_kinds.into_iter().zip(lines).flat_map(|((name, kind), line)| {
                 let aliases: Vec<&str> = name.split(" = ").collect();
                 let all = aliases.len() > 1 && aliases.iter().all(|alias| defined_outside(alias).is_some());
                 match all {
@@ -161,10 +169,11 @@ fn namespaced(definitions: Vec<Definition>, text: &str) -> Vec<Definition> {
 }
 
 /// The name a CommonJS export defines in its own module: `exports.NAME` (or `module.exports.NAME`)
-/// given a value computed or written there (`util.arrayToEnum([…])`, `-1`, `"3.23.8"`), not one
-/// another module defines (`require(…)`) nor one the file defines under a name of its own
-/// (`exports.ZodError = ZodError`, found by that name). The outline keeps the assignment as
-/// written in the head, so its value is read there.
+/// given a value computed or written there (`util.arrayToEnum([…])`, `-1`, `"3.23.8"`) or a name
+/// of another (`exports.InvalidOptionArgumentError = InvalidArgumentError`: the alias is this
+/// module's own), not one another module defines (`require(…)`) nor one the file defines under the
+/// same name (`exports.ZodError = ZodError`, found by that name). The outline keeps the assignment
+/// as written in the head, so its value is read there.
 fn exported_here(d: &Definition) -> Option<&str> {
     let name = d.name.strip_prefix("module.exports.").or_else(|| d.name.strip_prefix("exports."))?;
     let value = d.signature.split_once(" = ")?.1.trim();
@@ -178,7 +187,30 @@ fn exported_here(d: &Definition) -> Option<&str> {
     let required = value
         .strip_prefix("require(")
         .is_some_and(|rest| rest.split_once(')').is_none_or(|(_, after)| after.is_empty() || after.starts_with('.')));
-    (!named && !required && !name.contains(['.', ' ', ','])).then_some(name)
+    let same_name = value.rsplit('.').next() == Some(name);
+    ((!named || !same_name) && !required && !name.contains(['.', ' ', ','])).then_some(name)
+}
+
+/// The line each of a declaration's names is written on, within its lines `first..=last`, in
+/// order (`export const {` / `  program,` / `  Help,`): the first line at or after the previous
+/// name's holding the name as a word; one not found so is given its predecessor's line.
+fn name_lines(names: &[&str], first: u32, last: u32, text: &str) -> Vec<u32> {
+    let span: Vec<&str> = text.lines().skip(first as usize - 1).take(last.saturating_sub(first) as usize + 1).collect();
+    let word = |line: &str, name: &str| {
+        line.match_indices(name).any(|(at, _)| {
+            let part = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+            !line[..at].chars().next_back().is_some_and(part)
+                && !line[at + name.len()..].chars().next().is_some_and(part)
+        })
+    };
+    let mut at = 0;
+    names
+        .iter()
+        .map(|name| {
+            at = (at..span.len()).find(|&line| word(span[line], name)).unwrap_or(at);
+            first + at as u32
+        })
+        .collect()
 }
 
 /// The line each alias of a chain is assigned on, within the definition's lines `first..=last`
@@ -1179,7 +1211,8 @@ mod tests {
                     exports.ZodError = ZodError;\nmodule.exports.version = \"3.23.8\";\n\
                     exports.viaCall = require('./x')();\nexports.viaNew = new Map();\n\
                     exports.fromX = require('./x').x;\nexports.cut = require(\n  './y');\n\
-                    module.exports.MODE = process.env.MODE || 'dev';\n";
+                    module.exports.MODE = process.env.MODE || 'dev';\n\
+                    exports.LegacyError = ZodError;\n";
         let symbols = outline_extractor()(Path::new("lib/ZodError.js"), text);
         let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line, s.owner.as_deref())).collect();
         let expected = [
@@ -1190,7 +1223,21 @@ mod tests {
             ("viaCall", 12, None),
             ("viaNew", 13, None),
             ("MODE", 17, None),
+            // Another name for a value: the alias is this module's own (s11qb: commander's
+            // `exports.InvalidOptionArgumentError = InvalidArgumentError` was found by no search).
+            ("LegacyError", 18, None),
         ];
         assert_eq!(found, expected);
+    }
+
+    /// Each name of a declaration written over several lines is at the line that names it
+    /// (s11qb: commander's `export const {` put all eleven names at its first line).
+    #[test]
+    fn each_name_of_a_declaration_over_several_lines_is_at_its_own_line() {
+        let text = "import commander from './index.js';\n\nexport const {\n  program,\n  // a note naming Help\n  \
+                    createCommand, Help,\n  InvalidOptionArgumentError, // deprecated old name\n} = commander;\n";
+        let symbols = outline_extractor()(Path::new("esm.mjs"), text);
+        let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.line)).collect();
+        assert_eq!(found, [("program", 4), ("createCommand", 6), ("Help", 6), ("InvalidOptionArgumentError", 7)]);
     }
 }
