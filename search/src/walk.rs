@@ -11,7 +11,7 @@ use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::Instant;
 
 use ignore::{DirEntry, WalkBuilder, WalkState};
@@ -20,6 +20,7 @@ use lean_ctx_common::confined::open_confined;
 use crate::config::SearchConfig;
 use crate::filter::PathFilter;
 use crate::paths::Scope;
+use crate::withheld::Withheld;
 
 /// Files a request did not search, by reason.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -208,6 +209,8 @@ pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 pub(crate) struct ScanStats {
     pub files_searched: u64,
     pub skipped: Skipped,
+    /// Files the filter's rules withhold: never read, counted by name.
+    pub withheld: Withheld,
     /// The deadline passed, or the caller gave up, before the walk was done.
     pub cut_short: bool,
 }
@@ -228,7 +231,9 @@ impl Stop<'_> {
 /// Reads every admitted file under the scope on the walker's threads, calls
 /// `visit` with its root-relative path and bytes, and hands each `Some` result
 /// to `sink` on the calling thread (in no particular order: callers sort).
-/// Once `stop` is reached no further file is read and the stats say so.
+/// Once `stop` is reached no further file is read and the stats say so. A file
+/// the filter's rules withhold is not read at all, only counted: whatever the
+/// search looks for, its answer is the same for it.
 pub(crate) fn scan_files<T: Send>(
     scope: &Scope,
     filter: &PathFilter,
@@ -238,6 +243,7 @@ pub(crate) fn scan_files<T: Send>(
     mut sink: impl FnMut(PathBuf, T),
 ) -> ScanStats {
     let cut_short = AtomicBool::new(false);
+    let withheld = Mutex::new(Withheld::default());
     let counters: [AtomicU64; 6] = Default::default();
     let bump = |i: usize| counters[i].fetch_add(1, Ordering::Relaxed);
     let skip_index = |reason: SkipReason| 1 + reason as usize;
@@ -247,7 +253,7 @@ pub(crate) fn scan_files<T: Send>(
         s.spawn(|| {
             walker.run(|| {
                 let tx = tx.clone();
-                let (visit, bump, cut_short) = (&visit, &bump, &cut_short);
+                let (visit, bump, cut_short, withheld) = (&visit, &bump, &cut_short, &withheld);
                 Box::new(move |entry| {
                     if stop.reached() {
                         cut_short.store(true, Ordering::Relaxed);
@@ -264,7 +270,15 @@ pub(crate) fn scan_files<T: Send>(
                         Ok(rel) => rel,
                         Err(_) => return WalkState::Continue,
                     };
-                    match classify(&entry, config.max_file_bytes) {
+                    let kind = classify(&entry, config.max_file_bytes);
+                    if matches!(kind, EntryKind::File(_) | EntryKind::Skip(_))
+                        && filter.admits(rel)
+                        && let Some(rule) = filter.withheld_by(rel)
+                    {
+                        withheld.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(rule, 1);
+                        return WalkState::Continue;
+                    }
+                    match kind {
                         EntryKind::File(_) if filter.admits(rel) => {
                             match read_file(&scope.root, entry.path(), config.max_file_bytes) {
                                 Ok((bytes, _)) => {
@@ -303,6 +317,7 @@ pub(crate) fn scan_files<T: Send>(
             walk_errors: get(skip_index(SkipReason::WalkError)),
         },
         cut_short: cut_short.into_inner(),
+        withheld: withheld.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()),
     }
 }
 
