@@ -1,11 +1,14 @@
-//! No answer depends on what a file the user's Read rules deny holds: two requests that differ
-//! only in whether they would match there read the same. (A QA pass read a denied `.env`
-//! character by character through ctx_search's withheld count.)
+//! No answer depends on what a file the user's Read rules deny holds, nor on a secret the agent
+//! is shown as `[REDACTED:kind]`: two requests that differ only in whether they would match there
+//! read the same. (A QA pass read a denied `.env` character by character through ctx_search's
+//! withheld count and ctx_edit's "found"/"not found".)
 
 mod common;
 
 use common::Project;
 use lean_ctxd::engine::cancel::Cancel;
+use lean_ctxd::engine::edit::EditParams;
+use lean_ctxd::engine::error::EngineError;
 use lean_ctxd::engine::search::SearchParams;
 
 const ENV: &str = "DB_HOST=localhost\nPLAIN_FLAG=GREEN-HERON-9093\n";
@@ -54,4 +57,60 @@ fn a_glob_answers_the_same_whatever_the_denied_names_are() {
     assert_eq!(guessed, glob("secret/x*"));
     assert!(guessed.contains("not matched against the pattern: the user's Read rules withhold its name"), "{guessed}");
     assert!(!guessed.contains("creds"), "{guessed}");
+}
+
+fn edit(p: &Project, path: &str, old: &str, new: &str) -> Result<String, EngineError> {
+    let params = EditParams { path: path.into(), old_string: old.into(), new_string: new.into(), ..Default::default() };
+    p.engine.edit(&p.caller("s"), &params).map(|outcome| format!("{outcome:?}"))
+}
+
+#[test]
+fn an_existing_file_the_read_rules_deny_is_not_edited_whatever_the_text() {
+    let p = guarded();
+    // Present and absent text, unchanged or not, by lines: one refusal, naming the Read rule.
+    let refusal = edit(&p, ".env", "PLAIN_FLAG=G", "PLAIN_FLAG=G").unwrap_err();
+    assert_eq!(refusal.kind, lean_ctxd::engine::error::ErrorKind::PermissionDenied);
+    assert!(refusal.message.starts_with("ctx_edit: denied by Read(./.env) in "), "{}", refusal.message);
+    assert!(refusal.message.contains("editing a file needs the Read permission too"), "{}", refusal.message);
+    for (old, new) in [("PLAIN_FLAG=ZZZ", "PLAIN_FLAG=ZZZ"), ("PLAIN_FLAG=G", "x"), ("=", "-")] {
+        assert_eq!(edit(&p, ".env", old, new).unwrap_err(), refusal, "{old:?}");
+    }
+    let by_lines = EditParams {
+        path: "secret/creds.py".into(),
+        new_string: "SECRET_MARKER = 1".into(),
+        lines: Some((1, 1)),
+        ..Default::default()
+    };
+    let refused = p.engine.edit(&p.caller("s"), &by_lines).unwrap_err();
+    assert!(refused.message.starts_with("ctx_edit: denied by Read(./secret/**) in "), "{}", refused.message);
+    assert_eq!((p.text(".env"), p.text("secret/creds.py")), (ENV.to_string(), CREDS.to_string()));
+    // A new file under the rule holds nothing yet: creating it is an edit the Edit rules decide.
+    let create =
+        EditParams { path: "secret/new.py".into(), new_string: "X = 1\n".into(), create: true, ..Default::default() };
+    assert!(p.engine.edit(&p.caller("s"), &create).is_ok());
+    assert_eq!(p.text("secret/new.py"), "X = 1\n");
+}
+
+#[test]
+fn an_edit_matches_no_text_over_a_secret_shown_redacted() {
+    let p = Project::new();
+    let conf = "DB = \"postgres://admin:Zq8vL2mWx7@db:5432/app\"\nNAME = \"admin:Zq8v\"\n";
+    p.write("conf.py", conf);
+    // The agent's view shows the password as a marker.
+    let view = p.read("s", "conf.py", "full", false);
+    assert!(view.content.contains("admin:[REDACTED:connection_password]@db"), "{}", view.content);
+    // Spelling out part of the secret is text not in the file, however right the guess: one
+    // answer for `Zq8v` (the secret's start) and `Zq9v` (wrong), the same as for any absent text.
+    let right = edit(&p, "conf.py", "postgres://admin:Zq8v", "postgres://admin:Zq8v").unwrap_err();
+    let wrong = edit(&p, "conf.py", "postgres://admin:Zq9v", "postgres://admin:Zq9v").unwrap_err();
+    let absent = edit(&p, "conf.py", "postgres://admin:Zq8vX", "postgres://admin:Zq8vX").unwrap_err();
+    assert_eq!(right.message.replace("Zq8v", "Zq9v"), wrong.message);
+    assert_eq!((right.kind, wrong.kind), (absent.kind, absent.kind));
+    assert!(right.message.contains("was not found in conf.py"), "{}", right.message);
+    // The same letters outside the secret are text the agent saw: found once, and edited.
+    edit(&p, "conf.py", "admin:Zq8v", "admin:Zq8v-renamed").unwrap();
+    assert_eq!(p.text("conf.py"), conf.replace("NAME = \"admin:Zq8v\"", "NAME = \"admin:Zq8v-renamed\""));
+    // An old_string holding the marker is refused whatever the file holds, as it always was.
+    let marker = edit(&p, "conf.py", "admin:[REDACTED:connection_password]", "x").unwrap_err();
+    assert!(marker.message.contains("contains a [REDACTED:…] marker"), "{}", marker.message);
 }
