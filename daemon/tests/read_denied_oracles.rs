@@ -9,6 +9,7 @@ use common::Project;
 use lean_ctxd::engine::cancel::Cancel;
 use lean_ctxd::engine::edit::EditParams;
 use lean_ctxd::engine::error::EngineError;
+use lean_ctxd::engine::graph::callgraph::{Action, CallgraphParams};
 use lean_ctxd::engine::search::SearchParams;
 
 const ENV: &str = "DB_HOST=localhost\nPLAIN_FLAG=GREEN-HERON-9093\n";
@@ -113,4 +114,38 @@ fn an_edit_matches_no_text_over_a_secret_shown_redacted() {
     // An old_string holding the marker is refused whatever the file holds, as it always was.
     let marker = edit(&p, "conf.py", "admin:[REDACTED:connection_password]", "x").unwrap_err();
     assert!(marker.message.contains("contains a [REDACTED:…] marker"), "{}", marker.message);
+}
+
+fn callgraph(p: &Project, action: Action, symbol: &str, to: &str) -> Result<String, String> {
+    let params = CallgraphParams {
+        action,
+        symbol: symbol.into(),
+        file: String::new(),
+        depth: 0,
+        from: symbol.into(),
+        to: to.into(),
+        precise: false,
+        cancel: Cancel::default(),
+    };
+    p.engine.callgraph(&p.caller("s"), &params).map(|answer| format!("{answer:?}")).map_err(|e| e.message)
+}
+
+#[test]
+fn the_call_graph_answers_as_if_a_denied_file_defined_and_called_nothing() {
+    let p = guarded();
+    // A name only the denied file defines is unknown, as a name nothing defines is, and no
+    // closest name comes from that file.
+    let defined = callgraph(&p, Action::Callers, "load_internal_token", "").unwrap_err();
+    let nowhere = callgraph(&p, Action::Callers, "load_internal_tokem", "").unwrap_err();
+    assert_eq!(defined.replace("load_internal_token", "NAME"), nowhere.replace("load_internal_tokem", "NAME"));
+    assert!(!defined.contains("secret/creds.py") && !nowhere.contains("load_internal_token"), "{nowhere}");
+    // A call from a file you may read of a definition in the denied one is a call of a name the
+    // project does not define; a trace through it finds no path.
+    let callees = callgraph(&p, Action::Callees, "run", "").unwrap();
+    assert!(!callees.contains("secret/creds.py"), "{callees}");
+    assert!(callees.contains("edges: []") && callees.contains("external_calls: 1"), "{callees}");
+    let note = "1 file withheld by the user's Read rules: deny Read(./secret/**) in ";
+    assert!(callees.contains(note) && callees.contains("what they define and call is left out"), "{callees}");
+    let trace = callgraph(&p, Action::Trace, "run", "load_internal_token").unwrap_err();
+    assert!(trace.contains("no function, method or type named `load_internal_token`"), "{trace}");
 }
