@@ -10,6 +10,7 @@ use lean_ctxd::engine::cancel::Cancel;
 use lean_ctxd::engine::edit::EditParams;
 use lean_ctxd::engine::error::EngineError;
 use lean_ctxd::engine::graph::callgraph::{Action, CallgraphParams};
+use lean_ctxd::engine::graph::related::{GraphAction, GraphParams};
 use lean_ctxd::engine::search::SearchParams;
 
 const ENV: &str = "DB_HOST=localhost\nPLAIN_FLAG=GREEN-HERON-9093\n";
@@ -148,4 +149,23 @@ fn the_call_graph_answers_as_if_a_denied_file_defined_and_called_nothing() {
     assert!(callees.contains(note) && callees.contains("what they define and call is left out"), "{callees}");
     let trace = callgraph(&p, Action::Trace, "run", "load_internal_token").unwrap_err();
     assert!(trace.contains("no function, method or type named `load_internal_token`"), "{trace}");
+}
+
+#[test]
+fn ctx_graph_finds_no_symbol_only_a_denied_file_defines() {
+    let p = guarded();
+    let symbol = |name: &str| {
+        let params = GraphParams {
+            action: GraphAction::Symbol,
+            path: name.into(),
+            to: String::new(),
+            depth: 0,
+            cancel: Cancel::default(),
+        };
+        p.engine.graph_query(&p.caller("s"), &params).map(|answer| format!("{answer:?}")).map_err(|e| e.message)
+    };
+    let defined = symbol("load_internal_token").unwrap_err();
+    let nowhere = symbol("load_internal_tokem").unwrap_err();
+    assert_eq!(defined.replace("load_internal_token", "NAME"), nowhere.replace("load_internal_tokem", "NAME"));
+    assert!(!defined.contains("secret/creds.py"), "{defined}");
 }

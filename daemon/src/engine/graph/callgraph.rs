@@ -398,9 +398,10 @@ pub(super) enum Resolved {
     NotYet(String),
 }
 
-/// [`resolve_symbol`] as if the files `visible` does not take were not in the graph: their
-/// definitions are none of the symbol's, nor among the closest names an unknown one is given.
-fn resolve_visible(
+/// The definitions `symbol` names (in `file`), as if the files `visible` does not take (the
+/// caller's Read rules withhold them) were not in the graph: their definitions are none of the
+/// symbol's, nor among the closest names an unknown one is given.
+pub(super) fn resolve_visible(
     graph: &Graph,
     symbol: &str,
     file: Option<&str>,
@@ -429,16 +430,6 @@ fn resolve_visible(
         Lookup::Unknown { .. } => unknown(),
     };
     resolved(lookup, symbol, file, complete, progress)
-}
-
-pub(super) fn resolve_symbol(
-    graph: &Graph,
-    symbol: &str,
-    file: Option<&str>,
-    complete: bool,
-    progress: &Option<String>,
-) -> EngineResult<Resolved> {
-    resolved(graph.lookup(symbol, file), symbol, file, complete, progress)
 }
 
 /// What a lookup of `symbol` (in `file`) answers.

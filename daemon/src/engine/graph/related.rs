@@ -108,7 +108,8 @@ impl Engine {
                     (None, Some(symbol)) | (Some(symbol), None) => (None, symbol),
                     (None, None) => return Err(subject::missing_path("symbol", "`file::symbol`")),
                 };
-                let answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref(), interrupt));
+                let visible = |file: &str| readable(&rules, &root, file);
+                let answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref(), &visible, interrupt));
                 let mut answer = self.stopped.count_if_cancelled(answer)?;
                 let before = answer.uses.len();
                 let mut uses = Withheld::default();
@@ -257,6 +258,7 @@ fn symbol_answer(
     view: &super::GraphView<'_>,
     symbol: &str,
     file: Option<&str>,
+    visible: &dyn Fn(&str) -> bool,
     interrupt: Interrupt<'_>,
 ) -> EngineResult<GraphAnswer> {
     let graph = view.graph;
@@ -267,7 +269,7 @@ fn symbol_answer(
         ..Default::default()
     };
     let summaries = |ids: &[lean_ctx_graph::DefId]| ids.iter().filter_map(|id| graph.summary(id)).collect::<Vec<_>>();
-    let ids = match subject::definitions(view, symbol, file)? {
+    let ids = match subject::definitions(view, symbol, file, visible)? {
         Resolved::One(ids) => ids,
         Resolved::Several(ids) => {
             answer.ambiguous = summaries(&ids);
@@ -297,7 +299,7 @@ mod tests {
     fn a_symbol_not_parsed_yet_is_said_to_be_so_while_the_graph_is_built() {
         let building = super::super::Building::new();
         let view = building.view();
-        let answer = symbol_answer(&view, "nosuch", Some("main.py"), Interrupt::NEVER).unwrap();
+        let answer = symbol_answer(&view, "nosuch", Some("main.py"), &|_| true, Interrupt::NEVER).unwrap();
         assert!(answer.targets.is_empty() && answer.uses.is_empty() && !answer.complete);
         assert_eq!(
             answer.note.as_deref(),
