@@ -169,3 +169,29 @@ fn ctx_graph_finds_no_symbol_only_a_denied_file_defines() {
     assert_eq!(defined.replace("load_internal_token", "NAME"), nowhere.replace("load_internal_tokem", "NAME"));
     assert!(!defined.contains("secret/creds.py"), "{defined}");
 }
+
+#[test]
+fn an_import_path_goes_only_through_files_you_may_read() {
+    let p = guarded();
+    p.write("secret/mid.py", "import b\n");
+    p.write("a.py", "import secret.mid\n");
+    p.write("b.py", "X = 1\n");
+    p.write("c.py", "Y = 1\n");
+    let path = |to: &str| {
+        let params = GraphParams {
+            action: GraphAction::Path,
+            path: "a.py".into(),
+            to: to.into(),
+            depth: 0,
+            cancel: Cancel::default(),
+        };
+        format!("{:?}", p.engine.graph_query(&p.caller("s"), &params).unwrap())
+    };
+    // b.py is reached only through the denied secret/mid.py, c.py not at all: the same answer.
+    let (through_denied, none) = (path("b.py"), path("c.py"));
+    assert_eq!(through_denied.replace("b.py", "X"), none.replace("c.py", "X"));
+    assert!(
+        none.contains("no import path of at most 12 steps between a.py and c.py through files your Read rules"),
+        "{none}"
+    );
+}

@@ -96,6 +96,7 @@ impl Engine {
         let rules = self.permission_rules(&scope, &config);
         let gone = || p.cancel.is_cancelled();
         let interrupt = Interrupt::new(&gone);
+        let visible = |file: &str| readable(&rules, &root, file);
         let mut answer = match p.action {
             GraphAction::Symbol => {
                 let (file, symbol) = match split_subject(path) {
@@ -108,7 +109,6 @@ impl Engine {
                     (None, Some(symbol)) | (Some(symbol), None) => (None, symbol),
                     (None, None) => return Err(subject::missing_path("symbol", "`file::symbol`")),
                 };
-                let visible = |file: &str| readable(&rules, &root, file);
                 let answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref(), &visible, interrupt));
                 let mut answer = self.stopped.count_if_cancelled(answer)?;
                 let before = answer.uses.len();
@@ -142,13 +142,19 @@ impl Engine {
                         (GraphAction::Path, Some(to)) if to == file => {
                             add_note(&mut answer.note, format!("`path` and `to` are the same file: {file}"));
                         }
-                        (GraphAction::Path, Some(to)) => match files.path(&file, to, depth) {
+                        // Only through files the caller may read: a path through another would
+                        // tell what that file imports.
+                        (GraphAction::Path, Some(to)) => match files.path(&file, to, depth, &visible) {
                             Some(steps) => answer.path = steps,
                             None => add_note(
                                 &mut answer.note,
                                 format!(
-                                    "no import path of at most {} between {file} and {to}",
-                                    count(depth.into(), "step")
+                                    "no import path of at most {} between {file} and {to}{}",
+                                    count(depth.into(), "step"),
+                                    match rules.permissions.is_empty() {
+                                        true => "",
+                                        false => " through files your Read rules let you read",
+                                    }
                                 ),
                             ),
                         },
@@ -187,16 +193,6 @@ impl Engine {
                 let mut answer = self.stopped.count_if_cancelled(answer)?;
                 if action == GraphAction::Related {
                     self.add_related_extras(&root, &mut answer);
-                }
-                if answer.path.iter().any(|s| !readable(&rules, &root, &s.to)) {
-                    let steps = std::mem::take(&mut answer.path).len();
-                    add_note(
-                        &mut answer.note,
-                        format!(
-                            "an import path of {} exists but passes through files your Read rules withhold",
-                            count(steps as u64, "step")
-                        ),
-                    );
                 }
                 answer
             }
