@@ -11,7 +11,7 @@ use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use ignore::{DirEntry, WalkBuilder, WalkState};
@@ -243,7 +243,8 @@ pub(crate) fn scan_files<T: Send>(
     mut sink: impl FnMut(PathBuf, T),
 ) -> ScanStats {
     let cut_short = AtomicBool::new(false);
-    let withheld = Mutex::new(Withheld::default());
+    // The rules of the files withheld, one message per file, gathered once the walk is done.
+    let (withheld_tx, withheld_rx) = mpsc::channel::<String>();
     let counters: [AtomicU64; 6] = Default::default();
     let bump = |i: usize| counters[i].fetch_add(1, Ordering::Relaxed);
     let skip_index = |reason: SkipReason| 1 + reason as usize;
@@ -252,8 +253,8 @@ pub(crate) fn scan_files<T: Send>(
     std::thread::scope(|s| {
         s.spawn(|| {
             walker.run(|| {
-                let tx = tx.clone();
-                let (visit, bump, cut_short, withheld) = (&visit, &bump, &cut_short, &withheld);
+                let (tx, withheld_tx) = (tx.clone(), withheld_tx.clone());
+                let (visit, bump, cut_short) = (&visit, &bump, &cut_short);
                 Box::new(move |entry| {
                     if stop.reached() {
                         cut_short.store(true, Ordering::Relaxed);
@@ -275,7 +276,7 @@ pub(crate) fn scan_files<T: Send>(
                         && filter.admits(rel)
                         && let Some(rule) = filter.withheld_by(rel)
                     {
-                        withheld.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(rule, 1);
+                        let _ = withheld_tx.send(rule);
                         return WalkState::Continue;
                     }
                     match kind {
@@ -300,7 +301,7 @@ pub(crate) fn scan_files<T: Send>(
                     WalkState::Continue
                 })
             });
-            drop(tx);
+            drop((tx, withheld_tx));
         });
         for (rel, found) in rx {
             sink(rel, found);
@@ -317,7 +318,10 @@ pub(crate) fn scan_files<T: Send>(
             walk_errors: get(skip_index(SkipReason::WalkError)),
         },
         cut_short: cut_short.into_inner(),
-        withheld: withheld.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()),
+        withheld: withheld_rx.try_iter().fold(Withheld::default(), |mut withheld, rule| {
+            withheld.add(rule, 1);
+            withheld
+        }),
     }
 }
 
