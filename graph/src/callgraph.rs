@@ -499,11 +499,14 @@ impl Graph {
     /// A shortest call path from one of `from` to one of `to`, at most `depth` calls long,
     /// following every candidate of ambiguous calls (the path says which edges were ambiguous);
     /// `Ok(None)` when there is none.
+    /// Only definitions in files `through` takes are gone through (a caller's Read rules): a
+    /// path through any other file is no path.
     pub fn trace(
         &self,
         from: &[DefId],
         to: &[DefId],
         depth: u32,
+        through: &dyn Fn(&str) -> bool,
         interrupt: Interrupt<'_>,
     ) -> Result<Option<Vec<Edge>>, Interrupted> {
         let goal: BTreeSet<&DefId> = to.iter().collect();
@@ -525,7 +528,7 @@ impl Graph {
                 // The call reaches every name of its callee: a body written once for several
                 // members is the first's, and its calls are made under each.
                 for next in candidates.cloned().flat_map(|c| self.with_same_symbol(c)) {
-                    if seen.insert(next.clone()) {
+                    if through(&next.file) && seen.insert(next.clone()) {
                         came_from.insert(next.clone(), (at.clone(), index, resolution.clone()));
                         queue.push_back((next, level + 1));
                     }

@@ -172,8 +172,9 @@ impl FileGraph {
     }
 
     /// A shortest chain of imports connecting `from` and `to`, each step taken in either
-    /// direction; `None` when none is at most `max` steps long.
-    pub fn path(&self, from: &str, to: &str, max: u32) -> Option<Vec<Step>> {
+    /// direction, going only through files `through` takes (a caller's Read rules); `None` when
+    /// none is at most `max` steps long.
+    pub fn path(&self, from: &str, to: &str, max: u32, through: &dyn Fn(&str) -> bool) -> Option<Vec<Step>> {
         if from == to {
             return Some(Vec::new());
         }
@@ -199,7 +200,7 @@ impl FileGraph {
             }
             let next = self.step(at, Direction::Imports).chain(self.step(at, Direction::ImportedBy));
             for (next, direction) in next {
-                if !seen[next as usize] {
+                if !seen[next as usize] && through(self.ids.name(next)) {
                     seen[next as usize] = true;
                     came_from.insert(next, (at, direction));
                     queue.push_back((next, length + 1));

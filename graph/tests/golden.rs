@@ -689,14 +689,19 @@ fn callees_trace_and_lookups() {
 
     let Lookup::Found(main) = graph.lookup("main", Some("app.py")) else { panic!("main") };
     let Lookup::Found(discount) = graph.lookup("apply_discount", None) else { panic!("apply_discount") };
-    let path = graph.trace(&main, &discount, 5, Interrupt::NEVER).unwrap().expect("main reaches apply_discount");
+    let path =
+        graph.trace(&main, &discount, 5, &|_| true, Interrupt::NEVER).unwrap().expect("main reaches apply_discount");
     let hops: Vec<String> =
         path.iter().map(|e| format!("{} -> {}", e.caller.as_ref().expect("caller").name, e.callee.name)).collect();
     assert_eq!(hops, ["main -> OrderService::place", "OrderService::place -> apply_discount"]);
-    assert!(graph.trace(&main, &discount, 1, Interrupt::NEVER).unwrap().is_none(), "one call is not enough");
+    assert!(graph.trace(&main, &discount, 1, &|_| true, Interrupt::NEVER).unwrap().is_none(), "one call is not enough");
+    // A path only through a file the caller may not go through is no path.
+    let place_file = path[0].callee.file.clone();
+    let elsewhere = |file: &str| file != place_file;
+    assert!(graph.trace(&main, &discount, 5, &elsewhere, Interrupt::NEVER).unwrap().is_none(), "{place_file}");
     // Whoever asked has gone: the walk stops rather than running on for nobody.
     let gone = || true;
-    assert_eq!(graph.trace(&main, &discount, 5, Interrupt::new(&gone)), Err(Interrupted));
+    assert_eq!(graph.trace(&main, &discount, 5, &|_| true, Interrupt::new(&gone)), Err(Interrupted));
 
     assert_eq!(graph.lookup("aply_discount", None), Lookup::Unknown { closest: vec!["apply_discount".into()] });
     let rust = build("rust");
@@ -1014,7 +1019,8 @@ fn a_trace_goes_through_a_function_assigned_to_several_members() {
     )]);
     let Lookup::Found(send) = graph.lookup("res.send", None) else { panic!("res.send") };
     let Lookup::Found(set) = graph.lookup("res.set", None) else { panic!("res.set") };
-    let path = graph.trace(&send, &set, 5, Interrupt::NEVER).unwrap().expect("send reaches set through type");
+    let path =
+        graph.trace(&send, &set, 5, &|_| true, Interrupt::NEVER).unwrap().expect("send reaches set through type");
     let hops: Vec<String> = path
         .iter()
         .map(|e| format!("{}:{} {} -> {}", e.file, e.line, e.caller.as_ref().expect("caller").name, e.callee.name))

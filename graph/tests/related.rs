@@ -98,10 +98,13 @@ fn python_related() {
     // Linked by import only: it tests the service through `make_service`.
     assert_eq!(tests_of(&graph, "shop/service.py"), ["tests/test_service.py"]);
     let files = graph.file_graph();
-    let path = files.path("app.py", "shop/pricing.py", 5).expect("app reaches pricing");
+    let path = files.path("app.py", "shop/pricing.py", 5, &|_| true).expect("app reaches pricing");
     let steps: Vec<String> = path.iter().map(|s| format!("{} {} {}", s.from, s.direction.name(), s.to)).collect();
     assert_eq!(steps.len(), 2, "{steps:?}");
     assert_eq!(steps.last().map(String::as_str), Some("shop/service.py imports shop/pricing.py"));
+    // A path goes only through the files it may: without the service, through none of its.
+    let around = files.path("app.py", "shop/pricing.py", 5, &|file| file != "shop/service.py");
+    assert!(around.iter().flatten().all(|s| s.from != "shop/service.py" && s.to != "shop/service.py"), "{around:?}");
     // Dependents of pricing: the service imports it, then the package, the app and the tests.
     let dependents: Vec<(String, u32)> =
         files.dependents(&["shop/pricing.py".to_string()], 2).into_iter().map(|r| (r.file, r.depth)).collect();
@@ -174,8 +177,8 @@ fn java_related() {
     let files = graph.file_graph();
     let from = "src/main/java/com/acme/app/OrderService.java";
     assert!(files.imports_of(from).any(|f| f == "src/main/java/com/acme/orders/Order.java"));
-    assert!(files.path(from, "src/main/java/com/acme/orders/Repository.java", 1).is_some());
-    assert!(files.path("src/main/java/com/acme/orders/Order.java", "no/such/File.java", 12).is_none());
+    assert!(files.path(from, "src/main/java/com/acme/orders/Repository.java", 1, &|_| true).is_some());
+    assert!(files.path("src/main/java/com/acme/orders/Order.java", "no/such/File.java", 12, &|_| true).is_none());
     // The same package needs no import: its files that name `Order` depend on it all the same,
     // and a change to it reaches them (and the tests of what they are).
     let dependents: Vec<String> = files

@@ -27,7 +27,6 @@ use crate::render::{Shown, count, shown_line};
 use crate::schema::PathColumn;
 use crate::tokenizer::{for_each_token, query_terms, query_words};
 use crate::walk::{Stop, read_file, scan_files, text_of};
-use crate::withheld::Withheld;
 
 /// Definitions weigh more than mentions.
 const SYMBOL_BOOST: Score = 2.0;
@@ -153,16 +152,12 @@ struct Ranking<'q> {
 }
 
 impl Ranking<'_> {
-    /// The note on the words left out. With results withheld, the absent words are said to be in
-    /// no file the caller may see, which the withheld files (counted in another line) may hold.
-    fn note(&self, withheld: bool) -> Option<String> {
+    /// The note on the words left out. Withheld files are not searched, so what they hold
+    /// changes nothing here.
+    fn note(&self) -> Option<String> {
         let mut notes = Vec::new();
         if !self.absent.is_empty() {
-            let none = match withheld {
-                true => "no file searched that you may see contains",
-                false => "no file searched contains",
-            };
-            let described: Vec<String> = self.absent.iter().map(|a| format!("{none} {a}")).collect();
+            let described: Vec<String> = self.absent.iter().map(|a| format!("no file searched contains {a}")).collect();
             notes.push(match self.terms.is_empty() {
                 true => described.join("; "),
                 false => format!("{}, so it is left out of the ranking", described.join("; ")),
@@ -221,19 +216,13 @@ pub(crate) fn search_index(
         let query = TermQuery::new(Term::from_field_text(field, term), IndexRecordOption::WithFreqs);
         clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
     };
-    for term in query.terms() {
-        if terms.contains(&term) {
-            clause(fields.content, &term, 1.0);
-            clause(fields.symbol_words, &term, SYMBOL_BOOST);
-        } else if filter.withholds() {
-            // Weighed 0, a left-out word's term finds only the withheld files holding it, which a
-            // scan counts too; a visible file it alone finds scores 0 and is no hit.
-            clause(fields.content, &term, 0.0);
-        }
+    for term in terms {
+        clause(fields.content, term, 1.0);
+        clause(fields.symbol_words, term, SYMBOL_BOOST);
     }
     let collector = ScoredDocs { filter: (!filter.admits_everything()).then(|| filter.clone()) };
-    let (mut hits, withheld) = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
-    let note = ranking.note(withheld.results > 0);
+    let mut hits = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
+    let note = ranking.note();
     hits.sort_by(|a, b| b.0.total_cmp(&a.0));
     let total = hits.len() as u64;
     // Keep everything tied with the last shown score so the path tie-break is exact.
@@ -248,16 +237,16 @@ pub(crate) fn search_index(
         }
     }
     let (matches, shown) = finish(ranked, root, terms, max_results, config, filter.mask());
-    let files_searched = view.files_admitted(filter)?;
+    let searched = view.searched(filter)?;
     Ok(Found {
         matches,
         total,
         shown,
         files_with_matches: total,
-        files_searched,
-        skipped: view.skipped_admitted(filter),
+        files_searched: searched.files_searched,
+        skipped: searched.skipped,
         cut_short: false,
-        withheld,
+        withheld: searched.withheld,
         note,
     })
 }
@@ -275,7 +264,6 @@ pub(crate) fn search_scan(
     let terms = &query.terms()[..];
     let total_tokens = AtomicU64::new(0);
     let mut docs: Vec<(PathBuf, Vec<u32>, u64)> = Vec::new();
-    let mut withheld = Withheld::default();
     let stats = scan_files(
         scope,
         filter,
@@ -295,16 +283,13 @@ pub(crate) fn search_scan(
             total_tokens.fetch_add(length, Ordering::Relaxed);
             freqs.iter().any(|&f| f > 0).then_some((freqs, length))
         },
-        |rel, (freqs, length)| match filter.withheld_by(&rel) {
-            Some(rule) => withheld.add(rule, 1),
-            None => docs.push((rel, freqs, length)),
-        },
+        |rel, (freqs, length)| docs.push((rel, freqs, length)),
     );
     let n = stats.files_searched.max(1) as f32;
     let average_length = (total_tokens.load(Ordering::Relaxed) as f32 / n).max(1.0);
     let df: Vec<usize> = (0..terms.len()).map(|i| docs.iter().filter(|(_, freqs, _)| freqs[i] > 0).count()).collect();
     let ranking = query.present(|term| terms.iter().position(|t| t == term).is_some_and(|i| df[i] > 0));
-    let (kept, note) = (&ranking.terms, ranking.note(withheld.results > 0));
+    let (kept, note) = (&ranking.terms, ranking.note());
     // (index into `terms`, idf) of the terms ranked by.
     let idf: Vec<(usize, f32)> = (0..terms.len())
         .filter(|&i| kept.contains(&terms[i]))
@@ -329,7 +314,7 @@ pub(crate) fn search_scan(
         files_searched: stats.files_searched,
         skipped: stats.skipped,
         cut_short: stats.cut_short,
-        withheld,
+        withheld: stats.withheld,
         note,
     }
 }
@@ -468,8 +453,9 @@ impl<'t> LinePicker<'t> {
 }
 
 /// Every matching document with its score, minus those whose path the
-/// filter rejects or whose results it withholds (counted apart); paths are
-/// read from the `path` fast field, no stored-doc access.
+/// filter rejects or whose results it withholds (counted by name, apart: see
+/// `IndexView::searched`); paths are read from the `path` fast field, no
+/// stored-doc access.
 struct ScoredDocs {
     filter: Option<Arc<PathFilter>>,
 }
@@ -478,11 +464,10 @@ struct SegmentScored {
     segment: SegmentOrdinal,
     paths: Option<(PathColumn, Arc<PathFilter>)>,
     hits: Vec<(Score, DocAddress)>,
-    withheld: Withheld,
 }
 
 impl Collector for ScoredDocs {
-    type Fruit = (Vec<(Score, DocAddress)>, Withheld);
+    type Fruit = Vec<(Score, DocAddress)>;
     type Child = SegmentScored;
 
     fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentScored> {
@@ -490,7 +475,7 @@ impl Collector for ScoredDocs {
             Some(filter) => Some((PathColumn::of(reader)?, filter.clone())),
             None => None,
         };
-        Ok(SegmentScored { segment, paths, hits: Vec::new(), withheld: Withheld::default() })
+        Ok(SegmentScored { segment, paths, hits: Vec::new() })
     }
 
     fn requires_scoring(&self) -> bool {
@@ -498,34 +483,25 @@ impl Collector for ScoredDocs {
     }
 
     fn merge_fruits(&self, fruits: Vec<Self::Fruit>) -> tantivy::Result<Self::Fruit> {
-        let mut merged = (Vec::new(), Withheld::default());
-        for (hits, withheld) in fruits {
-            merged.0.extend(hits);
-            merged.1.merge(withheld);
-        }
-        Ok(merged)
+        Ok(fruits.into_iter().flatten().collect())
     }
 }
 
 impl SegmentCollector for SegmentScored {
-    type Fruit = (Vec<(Score, DocAddress)>, Withheld);
+    type Fruit = Vec<(Score, DocAddress)>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
         if let Some((paths, filter)) = &mut self.paths {
-            let Some(path) = paths.path(doc).filter(|path| filter.admits(path)) else { return };
-            if let Some(rule) = filter.withheld_by(path) {
-                self.withheld.add(rule, 1);
+            let shown = paths.path(doc).is_some_and(|path| filter.admits(path) && filter.withheld_by(path).is_none());
+            if !shown {
                 return;
             }
         }
-        // Only a left-out word's terms, weighed 0, found it (see `search_index`).
-        if score > 0.0 {
-            self.hits.push((score, DocAddress::new(self.segment, doc)));
-        }
+        self.hits.push((score, DocAddress::new(self.segment, doc)));
     }
 
     fn harvest(self) -> Self::Fruit {
-        (self.hits, self.withheld)
+        self.hits
     }
 }
 

@@ -105,7 +105,7 @@ impl SearchEngine {
         if found.total == 0 && !filter.includes_hidden() && skips_hidden_files(&scope, config, &admitted) {
             notes.push(render::HIDDEN_NOTE.to_string());
         }
-        notes.extend(found.withheld.note(render::unit(request.action)));
+        notes.extend(found.withheld.unsearched_note());
         let note = (!notes.is_empty()).then(|| notes.join("\n"));
         let mut result = SearchResult {
             action: request.action,

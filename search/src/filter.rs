@@ -53,11 +53,6 @@ impl PathFilter {
         self.mask.as_ref()
     }
 
-    /// Whether rules may withhold the results of admitted files.
-    pub(crate) fn withholds(&self) -> bool {
-        self.withhold.is_some()
-    }
-
     /// Whether the walk must go into hidden paths, which it leaves out unless asked for by name.
     pub(crate) fn includes_hidden(&self) -> bool {
         self.includes_hidden

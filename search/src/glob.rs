@@ -31,7 +31,9 @@ pub(crate) fn glob(
     }
     let set = compile_globs(&[pattern.to_string()])?.expect("one glob compiles to a set");
     let hidden = names_hidden(pattern) || scope.is_hidden();
-    // Links apart: a withheld link is no file the answer left out.
+    // Links apart: a withheld link is no file the answer left out. Every withheld name the walk
+    // meets is counted, whether the pattern matches it or not: counting only those it matches
+    // would tell a guess at a withheld name (`secret/cr*`) from a wrong one.
     let (mut withheld, mut withheld_links) = (Withheld::default(), Withheld::default());
     let Matches { mut paths, mut links, skipped } = matching(scope, &set, hidden, config, &mut |path, link| {
         !(if link { &mut withheld_links } else { &mut withheld }).check(withhold, path)
@@ -53,7 +55,7 @@ pub(crate) fn glob(
         skipped,
         hint,
         withheld: withheld.results + withheld_links.results,
-        withheld_note: Withheld::note_of(&[(&withheld, "matching file"), (&withheld_links, "matching link")]),
+        withheld_note: Withheld::unmatched_note(&[(&withheld, "file"), (&withheld_links, "link")]),
         links_note: links_note(&links),
         text: String::new(),
     };
@@ -71,7 +73,8 @@ struct Matches {
 
 /// The files under the scope whose path below it `set` matches and `keep` keeps (given the
 /// absolute path and whether it is a link), the links it names, and what was skipped; hidden
-/// paths walked only with `hidden`.
+/// paths walked only with `hidden`. `keep` sees every file and link walked, before the pattern
+/// is matched, and a file it does not keep is neither matched nor counted as skipped.
 fn matching(
     scope: &Scope,
     set: &globset::GlobSet,
@@ -94,9 +97,10 @@ fn matching(
         // file the answer left out).
         let named = |inner: &Path| set.is_match(inner);
         match classify(&entry, u64::MAX) {
-            EntryKind::File(_) if named(inner) && keep(entry.path(), false) => paths.push(rel.to_path_buf()),
+            EntryKind::File(_) | EntryKind::Skip(_) if !keep(entry.path(), false) => {}
+            EntryKind::File(_) if named(inner) => paths.push(rel.to_path_buf()),
             EntryKind::Skip(reason) if named(inner) => skipped.count(reason),
-            _ if entry.path_is_symlink() && named(inner) && keep(entry.path(), true) => links.push(rel.to_path_buf()),
+            _ if entry.path_is_symlink() && keep(entry.path(), true) && named(inner) => links.push(rel.to_path_buf()),
             _ => {}
         }
     }

@@ -118,7 +118,8 @@ pub struct SearchResult {
     pub shown: u64,
     /// Files with at least one match.
     pub files_with_matches: u64,
-    /// Results of [`SearchRequest::withhold`]'s files, in `total`'s unit and counted nowhere else.
+    /// Files in the search's scope that [`SearchRequest::withhold`] withholds: never searched,
+    /// counted by name (whatever they hold) and nowhere else.
     pub withheld: u64,
     /// True when `max_results` cut the answer.
     pub truncated: bool,
@@ -142,8 +143,9 @@ pub struct GlobResult {
     /// What an answer with no file says of where the files may be: hidden paths that match
     /// (left out unless the pattern names one), or a directory the pattern names.
     pub hint: Option<String>,
-    /// Matching files and links the user's read rules withhold, counted (not in `total`), and
-    /// the line saying so (links counted apart).
+    /// Files and links under the walked directory whose names the user's read rules withhold,
+    /// counted whether the pattern would match them or not (not in `total`), and the line saying
+    /// so (links counted apart).
     pub withheld: u64,
     pub withheld_note: Option<String>,
     /// The line naming symbolic links the pattern matched: walks do not follow links, so they

@@ -32,6 +32,7 @@ use crate::registry::Context;
 use crate::schema::{Fields, PathColumn, index_version};
 use crate::walk::{self, SkipReason, Skipped, Stop};
 use crate::watcher::{DirWatcher, Pending};
+use crate::withheld::Withheld;
 use lean_ctx_locks::ids;
 
 /// An unavailable index (another process owns it) is retried after this long.
@@ -94,28 +95,35 @@ pub(crate) struct IndexView {
 }
 
 impl IndexView {
-    /// The indexed files `filter` admits: what an answer from the index searched.
-    pub(crate) fn files_admitted(&self, filter: &PathFilter) -> tantivy::Result<u64> {
-        if filter.admits_every_path() {
-            return Ok(self.searcher.num_docs());
-        }
-        let mut admitted = 0;
-        for segment in self.searcher.segment_readers() {
-            let mut paths = PathColumn::of(segment)?;
-            for doc in segment.doc_ids_alive() {
-                admitted += u64::from(paths.path(doc).is_some_and(|path| filter.admits(path)));
+    /// What an answer from the index searched, as a scan counts it (`walk::scan_files`): the
+    /// indexed files `filter` admits, those it holds no text of as skipped, and those the
+    /// filter's rules withhold as withheld, by name, whatever they hold.
+    pub(crate) fn searched(&self, filter: &PathFilter) -> tantivy::Result<walk::ScanStats> {
+        let (mut files_searched, mut skipped, mut withheld) = (0, Skipped::default(), Withheld::default());
+        let mut searches = |rel: &Path| match filter.withheld_by(rel) {
+            Some(rule) => {
+                withheld.add(rule, 1);
+                false
+            }
+            None => true,
+        };
+        if filter.admits_everything() {
+            files_searched = self.searcher.num_docs();
+        } else {
+            for segment in self.searcher.segment_readers() {
+                let mut paths = PathColumn::of(segment)?;
+                for doc in segment.doc_ids_alive() {
+                    files_searched +=
+                        u64::from(paths.path(doc).is_some_and(|path| filter.admits(path) && searches(path)));
+                }
             }
         }
-        Ok(admitted)
-    }
-
-    /// The files `filter` admits that the index holds no text of, counted as a scan counts them.
-    pub(crate) fn skipped_admitted(&self, filter: &PathFilter) -> Skipped {
-        let mut skipped = Skipped::default();
-        for (_, reason) in self.not_indexed.iter().filter(|(rel, _)| filter.admits(rel)) {
-            skipped.count(*reason);
+        for (rel, reason) in self.not_indexed.iter().filter(|(rel, _)| filter.admits(rel)) {
+            if searches(rel) {
+                skipped.count(*reason);
+            }
         }
-        skipped
+        Ok(walk::ScanStats { files_searched, skipped, withheld, cut_short: false })
     }
 
     /// Whether a file `filter` admits and does not withhold holds `term` in its content. The

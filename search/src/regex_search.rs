@@ -15,7 +15,6 @@ use crate::model::Found;
 use crate::paths::Scope;
 use crate::render::{FirstLines, shown_line};
 use crate::walk::{Stop, scan_files};
-use crate::withheld::Withheld;
 
 /// Compiles a line regex; a syntax error names its 1-based column.
 pub(crate) fn compile(pattern: &str) -> Result<RegexMatcher, SearchError> {
@@ -54,7 +53,6 @@ pub(crate) fn search(
 ) -> Found {
     let mut kept = FirstLines::new(max_results);
     let (mut total, mut files) = (0, 0);
-    let mut withheld = Withheld::default();
     let stats = scan_files(
         scope,
         filter,
@@ -82,13 +80,10 @@ pub(crate) fn search(
             let _ = searcher.search_slice(matcher, haystack, sink);
             (count > 0).then_some((count, lines))
         },
-        |rel, (count, lines)| match filter.withheld_by(&rel) {
-            Some(rule) => withheld.add(rule, count),
-            None => {
-                total += count;
-                files += 1;
-                kept.insert(rel, lines);
-            }
+        |rel, (count, lines)| {
+            total += count;
+            files += 1;
+            kept.insert(rel, lines);
         },
     );
     let matches = kept.into_matches();
@@ -100,7 +95,7 @@ pub(crate) fn search(
         files_searched: stats.files_searched,
         skipped: stats.skipped,
         cut_short: stats.cut_short,
-        withheld,
+        withheld: stats.withheld,
         note: None,
     }
 }

@@ -23,7 +23,6 @@ use crate::project::IndexView;
 use crate::render::{Shown, shown_line};
 use crate::symbols::Symbol;
 use crate::walk::{ScanStats, Stop, read_file, scan_files, text_of};
-use crate::withheld::Withheld;
 
 /// The name prefix to look for: as typed (for ordering), and lowercased (for matching); or, for
 /// a qualified pattern's parts (see [`Needle::members`]), a name prefix and its owner, or a
@@ -207,22 +206,18 @@ pub(crate) fn search_index(
     let fields = view.fields;
     let query = RegexQuery::from_pattern(&needle.index_pattern(), fields.symbol_names)?;
     let mut hits = Vec::new();
-    let mut withheld = Withheld::default();
     for address in view.searcher.search(&query, &DocSetCollector)? {
         let doc: TantivyDocument = view.searcher.doc(address)?;
         let Some(path) = fields.stored_path(&doc).map(PathBuf::from) else { continue };
-        if !filter.admits(&path) || !needle.placed(&path) {
+        // A withheld file's definitions are left out unseen: only its name is counted (see
+        // `IndexView::searched`), so no name it defines changes the answer.
+        if !filter.admits(&path) || filter.withheld_by(&path).is_some() || !needle.placed(&path) {
             continue;
         }
         let found = fields.stored_symbols(&doc).into_iter().filter(|s| needle.matches(s));
-        keep_or_withhold(filter, path, found.collect(), &mut hits, &mut withheld);
+        hits.extend(found.map(|symbol| (path.clone(), symbol)));
     }
-    let stats = ScanStats {
-        files_searched: view.files_admitted(filter)?,
-        skipped: view.skipped_admitted(filter),
-        ..ScanStats::default()
-    };
-    Ok(finish(hits, root, needle, max_results, config, stats, withheld, filter.mask()))
+    Ok(finish(hits, root, needle, max_results, config, view.searched(filter)?, filter.mask()))
 }
 
 /// The same definitions from running the extractor over a scan; stops
@@ -236,7 +231,6 @@ pub(crate) fn search_scan(
     stop: &Stop<'_>,
 ) -> Found {
     let mut hits = Vec::new();
-    let mut withheld = Withheld::default();
     let stats = scan_files(
         scope,
         filter,
@@ -252,33 +246,15 @@ pub(crate) fn search_scan(
             let found: Vec<Symbol> = extracted.unwrap_or_default().into_iter().filter(|s| needle.matches(s)).collect();
             (!found.is_empty()).then_some(found)
         },
-        |rel, found| keep_or_withhold(filter, rel, found, &mut hits, &mut withheld),
+        |rel, found| hits.extend(found.into_iter().map(|symbol| (rel.clone(), symbol))),
     );
-    finish(hits, &scope.root, needle, max_results, config, stats, withheld, filter.mask())
-}
-
-/// A file's definitions go to the hits, or, when a rule withholds the file, are only counted.
-fn keep_or_withhold(
-    filter: &PathFilter,
-    path: PathBuf,
-    found: Vec<Symbol>,
-    hits: &mut Vec<(PathBuf, Symbol)>,
-    withheld: &mut Withheld,
-) {
-    if found.is_empty() {
-        return;
-    }
-    match filter.withheld_by(&path) {
-        Some(rule) => withheld.add(rule, found.len() as u64),
-        None => hits.extend(found.into_iter().map(|symbol| (path.clone(), symbol))),
-    }
+    finish(hits, &scope.root, needle, max_results, config, stats, filter.mask())
 }
 
 /// Orders the closest names first (see the module documentation), then by
 /// path, line and name: with `Regist`, `Registry` before the thirty methods
 /// named `register`; shows each definition's source line (or `kind name` if
 /// the file is unreadable).
-#[allow(clippy::too_many_arguments)]
 fn finish(
     hits: Vec<(PathBuf, Symbol)>,
     root: &Path,
@@ -286,7 +262,6 @@ fn finish(
     max_results: usize,
     config: &SearchConfig,
     stats: ScanStats,
-    withheld: Withheld,
     mask: Option<&Mask>,
 ) -> Found {
     // How close each name is, once per hit rather than per comparison.
@@ -337,7 +312,7 @@ fn finish(
         files_searched: stats.files_searched,
         skipped: stats.skipped,
         cut_short: stats.cut_short,
-        withheld,
+        withheld: stats.withheld,
         note: None,
     }
 }

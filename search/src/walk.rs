@@ -20,6 +20,7 @@ use lean_ctx_common::confined::open_confined;
 use crate::config::SearchConfig;
 use crate::filter::PathFilter;
 use crate::paths::Scope;
+use crate::withheld::Withheld;
 
 /// Files a request did not search, by reason.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -208,6 +209,8 @@ pub(crate) fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 pub(crate) struct ScanStats {
     pub files_searched: u64,
     pub skipped: Skipped,
+    /// Files the filter's rules withhold: never read, counted by name.
+    pub withheld: Withheld,
     /// The deadline passed, or the caller gave up, before the walk was done.
     pub cut_short: bool,
 }
@@ -228,7 +231,9 @@ impl Stop<'_> {
 /// Reads every admitted file under the scope on the walker's threads, calls
 /// `visit` with its root-relative path and bytes, and hands each `Some` result
 /// to `sink` on the calling thread (in no particular order: callers sort).
-/// Once `stop` is reached no further file is read and the stats say so.
+/// Once `stop` is reached no further file is read and the stats say so. A file
+/// the filter's rules withhold is not read at all, only counted: whatever the
+/// search looks for, its answer is the same for it.
 pub(crate) fn scan_files<T: Send>(
     scope: &Scope,
     filter: &PathFilter,
@@ -238,6 +243,8 @@ pub(crate) fn scan_files<T: Send>(
     mut sink: impl FnMut(PathBuf, T),
 ) -> ScanStats {
     let cut_short = AtomicBool::new(false);
+    // The rules of the files withheld, one message per file, gathered once the walk is done.
+    let (withheld_tx, withheld_rx) = mpsc::channel::<String>();
     let counters: [AtomicU64; 6] = Default::default();
     let bump = |i: usize| counters[i].fetch_add(1, Ordering::Relaxed);
     let skip_index = |reason: SkipReason| 1 + reason as usize;
@@ -246,7 +253,7 @@ pub(crate) fn scan_files<T: Send>(
     std::thread::scope(|s| {
         s.spawn(|| {
             walker.run(|| {
-                let tx = tx.clone();
+                let (tx, withheld_tx) = (tx.clone(), withheld_tx.clone());
                 let (visit, bump, cut_short) = (&visit, &bump, &cut_short);
                 Box::new(move |entry| {
                     if stop.reached() {
@@ -264,7 +271,15 @@ pub(crate) fn scan_files<T: Send>(
                         Ok(rel) => rel,
                         Err(_) => return WalkState::Continue,
                     };
-                    match classify(&entry, config.max_file_bytes) {
+                    let kind = classify(&entry, config.max_file_bytes);
+                    if matches!(kind, EntryKind::File(_) | EntryKind::Skip(_))
+                        && filter.admits(rel)
+                        && let Some(rule) = filter.withheld_by(rel)
+                    {
+                        let _ = withheld_tx.send(rule);
+                        return WalkState::Continue;
+                    }
+                    match kind {
                         EntryKind::File(_) if filter.admits(rel) => {
                             match read_file(&scope.root, entry.path(), config.max_file_bytes) {
                                 Ok((bytes, _)) => {
@@ -286,7 +301,7 @@ pub(crate) fn scan_files<T: Send>(
                     WalkState::Continue
                 })
             });
-            drop(tx);
+            drop((tx, withheld_tx));
         });
         for (rel, found) in rx {
             sink(rel, found);
@@ -303,6 +318,10 @@ pub(crate) fn scan_files<T: Send>(
             walk_errors: get(skip_index(SkipReason::WalkError)),
         },
         cut_short: cut_short.into_inner(),
+        withheld: withheld_rx.try_iter().fold(Withheld::default(), |mut withheld, rule| {
+            withheld.add(rule, 1);
+            withheld
+        }),
     }
 }
 

@@ -55,11 +55,6 @@ impl Withheld {
         true
     }
 
-    pub(crate) fn merge(&mut self, other: Withheld) {
-        self.results += other.results;
-        self.rules.extend(other.rules);
-    }
-
     /// `3 matches withheld by the user's Read rules: R1; R2`, or nothing. Neither the files nor
     /// their number are named: only what the rules, which the user wrote, already say.
     pub fn note(&self, unit: &str) -> Option<String> {
@@ -70,12 +65,40 @@ impl Withheld {
     /// 1 matching link withheld …`), the rules of all of them named once; nothing when none was
     /// withheld.
     pub fn note_of(parts: &[(&Withheld, &str)]) -> Option<String> {
+        Withheld::described(parts, "withheld by the user's Read rules")
+    }
+
+    /// `2 files not searched: the user's Read rules withhold them: R1; R2`, or nothing: a search
+    /// reads no withheld file, so its answer counts them by name (those in its scope), never by
+    /// what they hold, which a pattern matching or not would give away.
+    pub fn unsearched_note(&self) -> Option<String> {
+        let what = match self.results {
+            1 => "not searched: the user's Read rules withhold it",
+            _ => "not searched: the user's Read rules withhold them",
+        };
+        Withheld::described(&[(self, "file")], what)
+    }
+
+    /// `2 files and 1 link not matched against the pattern: the user's Read rules withhold their
+    /// names: R1`, or nothing: a listing counts every withheld name it walks past, so whether a
+    /// pattern would have matched one changes nothing.
+    pub fn unmatched_note(parts: &[(&Withheld, &str)]) -> Option<String> {
+        let total: u64 = parts.iter().map(|(w, _)| w.results).sum();
+        let what = match total {
+            1 => "not matched against the pattern: the user's Read rules withhold its name",
+            _ => "not matched against the pattern: the user's Read rules withhold their names",
+        };
+        Withheld::described(parts, what)
+    }
+
+    /// The counts of `parts`, then `what` befell them, then the rules of all of them, each once.
+    fn described(parts: &[(&Withheld, &str)], what: &str) -> Option<String> {
         let counted: Vec<String> =
             parts.iter().filter(|(w, _)| w.results > 0).map(|(w, unit)| count(w.results, unit)).collect();
         (!counted.is_empty()).then(|| {
             let rules: BTreeSet<&str> = parts.iter().flat_map(|(w, _)| w.rules.iter().map(String::as_str)).collect();
             let rules: Vec<&str> = rules.into_iter().collect();
-            format!("{} withheld by the user's Read rules: {}", counted.join(" and "), rules.join("; "))
+            format!("{} {what}: {}", counted.join(" and "), rules.join("; "))
         })
     }
 }
@@ -89,13 +112,15 @@ mod tests {
         let mut withheld = Withheld::default();
         assert_eq!(withheld.note("match"), None);
         withheld.add("deny Read(./b)".into(), 2);
-        let mut other = Withheld::default();
-        other.add("ask Read(./a)".into(), 1);
-        other.add("deny Read(./b)".into(), 1);
-        withheld.merge(other);
+        withheld.add("ask Read(./a)".into(), 1);
+        withheld.add("deny Read(./b)".into(), 1);
         assert_eq!(
             withheld.note("match").unwrap(),
             "4 matches withheld by the user's Read rules: ask Read(./a); deny Read(./b)"
+        );
+        assert_eq!(
+            withheld.unsearched_note().unwrap(),
+            "4 files not searched: the user's Read rules withhold them: ask Read(./a); deny Read(./b)"
         );
     }
 }

@@ -297,9 +297,28 @@ fn a_glob_names_the_links_it_matches() {
     let result = engine.glob(fx.root(), "src/*.rs", None, 10, &deny).unwrap();
     assert_eq!(
         result.text,
-        "no files match\n2 matching files and 1 matching link withheld by the user's Read rules: deny Read(./src/**)\n"
+        "no files match\n2 files and 1 link not matched against the pattern: the user's Read rules withhold their \
+         names: deny Read(./src/**)\n"
     );
     assert_eq!(result.withheld, 3);
+}
+
+/// Whether a glob would match a name the user's Read rules withhold changes nothing in its
+/// answer: a guess at the name (`src/ma*`) and a wrong one (`src/x*`) read the same.
+#[test]
+fn a_glob_answers_the_same_whatever_the_withheld_names_are() {
+    let fx = sample();
+    std::os::unix::fs::symlink("main.rs", fx.root().join("src/alias.rs")).unwrap();
+    let engine = fx.engine();
+    let deny = |path: &Path| path.starts_with(fx.root().join("src")).then(|| "deny Read(./src/**)".to_string());
+    let answer = |pattern: &str| engine.glob(fx.root(), pattern, None, 10, &deny).unwrap();
+    let guessed = answer("src/ma*");
+    for wrong in ["src/x*", "src/al*", "src/c*", "**/*.zz"] {
+        let other = answer(wrong);
+        assert_eq!(other.text, guessed.text, "{wrong}");
+        assert_eq!(other.withheld, guessed.withheld, "{wrong}");
+    }
+    assert!(guessed.text.contains("2 files and 1 link not matched against the pattern"), "{}", guessed.text);
 }
 
 /// Hidden paths are left out as ripgrep leaves them out, but a request that names one (a glob,
@@ -334,7 +353,8 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
         rule(".secrets").or_else(|| rule("certs")).or_else(|| rule("keys"))
     };
     let result = engine.glob(fx.root(), "**/*.pem", None, 10, &deny).unwrap();
-    let note = "2 matching files withheld by the user's Read rules: deny Read(./certs/**); deny Read(./keys/**)";
+    let note = "2 files not matched against the pattern: the user's Read rules withhold their names: deny \
+                Read(./certs/**); deny Read(./keys/**)";
     assert_eq!(result.text, format!("no files match\n{note}\n"));
     // A pattern naming a directory says how to list its files.
     for dir in ["src", "src/", "web"] {
@@ -591,14 +611,15 @@ fn withheld_results_are_left_out_before_the_limit_and_counted_only_in_the_note()
         Some("d.py") => Some("ask Read(./d.py) in settings.json".to_string()),
         _ => None,
     });
-    let rules = "the user's Read rules: ask Read(./d.py) in settings.json; deny Read(./b.py) in settings.json";
+    let rules = "the user's Read rules withhold them: ask Read(./d.py) in settings.json; deny Read(./b.py) in \
+                 settings.json";
     for engine in index_and_scan(&fx) {
         let actions = [
-            (Action::Regex, "def evolve", "match", "matches"),
-            (Action::Symbol, "evolve", "definition", "definitions"),
-            (Action::Bm25, "evolve", "file", "files"),
+            (Action::Regex, "def evolve", "match"),
+            (Action::Symbol, "evolve", "definition"),
+            (Action::Bm25, "evolve", "file"),
         ];
-        for (action, pattern, one, many) in actions {
+        for (action, pattern, one) in actions {
             for limit in [2, 3] {
                 let mut request = SearchRequest::new(fx.root(), action, pattern);
                 request.max_results = limit;
@@ -609,10 +630,50 @@ fn withheld_results_are_left_out_before_the_limit_and_counted_only_in_the_note()
                 assert_eq!(shown, ["a.py", "c.py", "e.py"][..limit], "{what}");
                 assert_eq!((result.shown, result.total, result.withheld), (limit as u64, 3, 2), "{what}");
                 assert_eq!(result.truncated, limit < 3, "{what}");
-                assert!(result.text.contains(&format!("2 {many} withheld by {rules}\n")), "{what}");
+                assert!(result.text.contains(&format!("2 files not searched: {rules}\n")), "{what}");
                 assert!(!result.text.contains("b.py:") && !result.text.contains("d.py:"), "{what}");
                 assert_eq!(result.text.contains(&format!("… 1 {one} not shown (limit 2)")), limit == 2, "{what}");
             }
+        }
+    }
+}
+
+/// A search's answer never depends on what a withheld file holds: a pattern that matches only
+/// inside it (a guess at a secret, a name it defines) and one that matches nowhere read the same,
+/// byte for byte, from the index and from a scan, in every action.
+#[test]
+fn a_search_answers_the_same_whatever_a_withheld_file_holds() {
+    let fx = Fixture::new(&[
+        ("app.py", "def visible():\n    return 1\n"),
+        ("secret/creds.py", "TOKEN = 'PURPLE-OTTER-4471'\ndef load_internal_token():\n    return TOKEN\n"),
+    ]);
+    let withhold = Withhold::new(|rel: &Path| {
+        rel.starts_with("secret").then(|| "deny Read(./secret/**) in settings.json".to_string())
+    });
+    let pairs = [
+        (Action::Regex, "PURPLE-OTTER-4", "PURPLE-OTTER-5"),
+        (Action::Regex, "OTTER-[0-4]", "OTTER-[5-9]"),
+        (Action::Symbol, "load_internal_token", "load_internal_tokem"),
+        (Action::Bm25, "purple otter", "violet heron"),
+    ];
+    for engine in index_and_scan(&fx) {
+        for (action, inside, nowhere) in pairs {
+            let answer = |pattern: &str| {
+                let mut request = SearchRequest::new(fx.root(), action, pattern);
+                request.withhold = Some(withhold.clone());
+                engine.search(&request).unwrap()
+            };
+            let (inside, nowhere) = (answer(inside), answer(nowhere));
+            let what = format!("{action:?} from {:?}: {}", inside.source, inside.text);
+            let unsaid = |text: &str| text.replace("purple otter", "WORDS").replace("violet heron", "WORDS");
+            let (a, b) = (unsaid(&inside.text), unsaid(&nowhere.text));
+            let (a, b) = (
+                a.replace("`purple`", "`W`").replace("`otter`", "`W`"),
+                b.replace("`violet`", "`W`").replace("`heron`", "`W`"),
+            );
+            assert_eq!(a, b, "{what}");
+            assert_eq!((inside.total, inside.withheld), (0, 1), "{what}");
+            assert!(inside.text.contains("1 file not searched: the user's Read rules withhold it"), "{what}");
         }
     }
 }
@@ -696,8 +757,10 @@ fn bm25_looks_for_a_word_only_in_the_files_the_search_admits() {
     assert_eq!(sources, [[Source::Index; 3], [Source::Scan; 3]].concat());
 }
 
+/// A withheld file is not searched, so a word only it holds is in no file searched, said as of
+/// any word no file holds.
 #[test]
-fn bm25_says_a_word_is_in_no_file_you_may_see_when_results_are_withheld() {
+fn bm25_searches_no_withheld_file() {
     let fx = Fixture::new(&[("a.rs", "const ANSWER: u32 = 42;\n"), ("secret.rs", "fn zzqx() {}\n")]);
     let withhold = Withhold::new(|rel: &Path| {
         (rel == Path::new("secret.rs")).then(|| "deny Read(./secret.rs) in settings.json".to_string())
@@ -711,10 +774,9 @@ fn bm25_says_a_word_is_in_no_file_you_may_see_when_results_are_withheld() {
             let what = format!("{pattern} from {:?}: {}", result.source, result.text);
             assert_eq!(paths(&result), shown, "{what}");
             assert_eq!(result.withheld, 1, "{what}");
-            let absent = "no file searched that you may see contains `zzqx` (of `zzqx42`)";
-            assert!(result.text.contains(absent), "{what}");
-            assert!(!result.text.contains("no file searched contains"), "{what}");
-            assert!(result.text.contains("1 file withheld by the user's Read rules: deny Read(./secret.rs)"), "{what}");
+            assert!(result.text.contains("no file searched contains `zzqx` (of `zzqx42`)"), "{what}");
+            let note = "1 file not searched: the user's Read rules withhold it: deny Read(./secret.rs)";
+            assert!(result.text.contains(note), "{what}");
             sources.push(result.source);
         }
         // Without rules the word is in a file searched, and ranks.

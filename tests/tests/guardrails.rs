@@ -225,11 +225,16 @@ fn permission_rules_deny_and_ask_for_reads_edits_and_commands() {
     let found = lctx(&home, &root, &["search", "credentials"]);
     let text = String::from_utf8_lossy(&found.stdout);
     assert!(!text.contains("prod credentials"), "{text}");
-    assert!(text.contains("withheld") && text.contains("Read(./secrets/**)"), "{text}");
+    // Every withheld file in the search's scope is counted, whatever the pattern: the ask rule's
+    // note too, though `credentials` is written only in the denied one.
+    assert!(text.contains("2 files not searched: the user's Read rules withhold them: ask Read(./ask/*.md)"), "{text}");
+    assert!(text.contains("deny Read(./secrets/**)"), "{text}");
     let listed = lctx(&home, &root, &["glob", "**/*.txt"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.contains("locked.txt") && !text.contains("prod.txt"), "{text}");
-    assert!(text.contains("1 matching file withheld by the user's Read rules: deny Read(./secrets/**)"), "{text}");
+    let note =
+        "1 file not matched against the pattern: the user's Read rules withhold its name: deny Read(./secrets/**)";
+    assert!(text.contains(note), "{text}");
     let listed = lctx(&home, &root, &["glob", "**/*.md"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.contains("ask/notes.md"), "an ask rule guards content, not the name: {text}");
@@ -385,8 +390,8 @@ fn search_limits_and_counts_only_what_the_rules_let_the_agent_see() {
     );
     let settings = root.join(".claude/settings.json").canonicalize().unwrap().display().to_string();
     let rules = format!(
-        "the user's Read rules: ask Read(./evo/d.py) in {settings} (the host's own read asks the user); deny \
-         Read(./evo/b.py) in {settings}"
+        "the user's Read rules withhold them: ask Read(./evo/d.py) in {settings} (the host's own read asks the \
+         user); deny Read(./evo/b.py) in {settings}"
     );
     let search = |args: &[&str]| -> (String, Value) {
         let text = lctx(&home, &root, args);
@@ -394,17 +399,17 @@ fn search_limits_and_counts_only_what_the_rules_let_the_agent_see() {
         let json = lctx(&home, &root, &[args, &["--json"]].concat());
         (String::from_utf8_lossy(&text.stdout).into_owned(), serde_json::from_slice(&json.stdout).unwrap())
     };
-    for (args, summary, withheld) in [
-        (&["search", "def evolve", "-n", "3"][..], "3 matches in 3 files", "2 matches"),
-        (&["search", "evolve", "-a", "symbol", "-n", "3"], "3 definitions in 3 files", "2 definitions"),
-        (&["search", "evolve", "-a", "bm25", "-n", "3"], "3 files ranked by bm25", "2 files"),
+    for (args, summary) in [
+        (&["search", "def evolve", "-n", "3"][..], "3 matches in 3 files"),
+        (&["search", "evolve", "-a", "symbol", "-n", "3"], "3 definitions in 3 files"),
+        (&["search", "evolve", "-a", "bm25", "-n", "3"], "3 files ranked by bm25"),
     ] {
         let (text, json) = search(args);
         let listed: Vec<&str> =
             text.lines().filter_map(|l| l.split(':').next()).filter(|p| p.ends_with(".py")).collect();
         assert_eq!(listed, ["evo/a.py", "evo/c.py", "evo/e.py"], "{args:?}: {text}");
         assert!(text.contains(summary) && !text.contains("not shown"), "{args:?}: {text}");
-        assert!(text.contains(&format!("{withheld} withheld by {rules}\n")), "{args:?}: {text}");
+        assert!(text.contains(&format!("2 files not searched: {rules}\n")), "{args:?}: {text}");
         assert_eq!((json["shown"].as_u64(), json["total"].as_u64()), (Some(3), Some(3)), "{args:?}: {json}");
     }
     // The limit cuts what may be seen, and the totals do not move with it.

@@ -284,6 +284,8 @@ fn precise_call_sites_in_denied_files_are_withheld_like_the_graphs() {
         text.starts_with("callers of target (pricing.py:1), depth 1, precise (fake-lsp):\n0 call sites\n"),
         "{text}"
     );
-    assert!(text.contains("note: 1 call site withheld by the user's Read rules: deny orders.py in "), "{text}");
+    // Said of the file, by its rule, whatever it calls: a count of its call sites would tell.
+    assert!(text.contains("1 file withheld by the user's Read rules: deny orders.py in "), "{text}");
+    assert!(text.contains(": what they define and call is left out"), "{text}");
     assert!(!text.contains("orders.py:5"), "{text}");
 }

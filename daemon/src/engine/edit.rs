@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::io::Write;
+use std::ops::Range;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Arc;
@@ -58,8 +59,8 @@ pub struct EditOutcome {
 /// after one more, so a needle matching everywhere costs no more than this.
 const LISTED_MATCHES: usize = 10;
 
-/// Where `needle` first occurs in `text`, found in one left-to-right pass
-/// that stops after `limit` matches.
+/// Where `needle` first occurs in `text` outside the `hidden` spans, found in
+/// one left-to-right pass that stops after `limit` matches.
 #[derive(Debug, PartialEq, Eq)]
 struct Matches {
     /// Byte offsets of the first `limit` matches at most.
@@ -68,11 +69,33 @@ struct Matches {
     more: bool,
 }
 
-fn find(text: &str, needle: &str, limit: usize) -> Matches {
-    let mut all = text.match_indices(needle).map(|(at, _)| at);
+fn find(text: &str, needle: &str, limit: usize, hidden: &[Range<usize>]) -> Matches {
+    let mut all = visible_matches(text, needle, hidden);
     let starts: Vec<usize> = all.by_ref().take(limit).collect();
     let more = all.next().is_some();
     Matches { starts, more }
+}
+
+/// Byte offsets of the matches of `needle` (not empty) in `text`, left to right, overlapping
+/// neither one another nor any `hidden` span: the secrets the agent was shown as `[REDACTED:kind]`.
+/// Text over a secret is no text the agent saw, so it matches nothing there, and an old_string
+/// spelling out part of a secret gets the answer of any text not in the file: were it found, the
+/// answer would tell a right guess at the secret from a wrong one.
+fn visible_matches<'t>(text: &'t str, needle: &'t str, hidden: &'t [Range<usize>]) -> impl Iterator<Item = usize> + 't {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        while let Some(offset) = text[from..].find(needle) {
+            let (at, end) = (from + offset, from + offset + needle.len());
+            if hidden.iter().any(|span| span.start < end && at < span.end) {
+                // The next match may start inside this one, past the secret.
+                from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
+            from = end;
+            return Some(at);
+        }
+        None
+    })
 }
 
 /// Line numbers (1-based) of ascending byte offsets, counting each newline
@@ -89,11 +112,11 @@ fn lines_of(text: &str, starts: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// `text` with every match of `needle` replaced, and how many there were:
-/// one pass, the result built once.
-fn replace_every(text: &str, needle: &str, with: &str) -> (String, usize) {
+/// `text` with every match of `needle` outside the `hidden` spans replaced, and how many there
+/// were: one pass, the result built once.
+fn replace_every(text: &str, needle: &str, with: &str, hidden: &[Range<usize>]) -> (String, usize) {
     let (mut out, mut from, mut count) = (String::with_capacity(text.len()), 0, 0);
-    for (at, _) in text.match_indices(needle) {
+    for at in visible_matches(text, needle, hidden) {
         out.push_str(&text[from..at]);
         out.push_str(with);
         from = at + needle.len();
@@ -135,7 +158,11 @@ impl Engine {
         };
         scope.check_writable(&path, &params.path)?;
         refuse_git_dir(&path, &params.path, &config)?;
-        guard::permissions::enforce(self.permission_rules(&scope, &config).permissions.check_edit(&path), "ctx_edit")?;
+        let permissions = &self.permission_rules(&scope, &config).permissions;
+        guard::permissions::enforce(permissions.check_edit(&path), "ctx_edit")?;
+        if existing {
+            refuse_unreadable(permissions.check_read(&path))?;
+        }
         if lean_ctx_redact::contains_marker(&params.old_string) {
             let surface = params.surface;
             return Err(EngineError::invalid(format!(
@@ -250,10 +277,12 @@ impl Engine {
         } else {
             let old = in_line_breaks(Cow::Borrowed(&params.old_string), crlf);
             let new = in_line_breaks(self.restored(config, &old, params, &shown)?, crlf);
+            // Matched against the file as the agent sees it: never over a secret it saw masked.
+            let secrets = self.guard.redaction.secret_spans(config, &before.text);
             if params.replace_all {
-                replace_every(&before.text, &old, &new)
+                replace_every(&before.text, &old, &new, &secrets)
             } else {
-                let found = find(&before.text, &old, LISTED_MATCHES);
+                let found = find(&before.text, &old, LISTED_MATCHES, &secrets);
                 match found.starts[..] {
                     [] => (String::new(), 0),
                     [at] => {
@@ -450,6 +479,18 @@ fn refuse_git_dir(path: &Path, shown: &str, config: &Config) -> EngineResult<()>
     )))
 }
 
+/// Refuses editing an existing file the user's Read rules deny or ask about: every answer of an
+/// edit (found, not found, where, how many tokens) tells what the file holds, and the host's own
+/// Edit tool edits only a file read first. Creating a file is not refused: it holds nothing yet.
+fn refuse_unreadable(read: lean_ctx_guard::permissions::Verdict) -> EngineResult<()> {
+    guard::permissions::enforce(read, "ctx_edit").map_err(|mut refused| {
+        refused
+            .message
+            .push_str(" (editing a file needs the Read permission too: an edit's answer tells what the file holds)");
+        refused
+    })
+}
+
 fn not_found(shown: &str, surface: Surface) -> EngineError {
     EngineError::not_found(format!(
         "{} was not found in {shown}; read the file again and copy the text exactly (whitespace included)",
@@ -554,22 +595,34 @@ mod tests {
     #[test]
     fn match_lines_are_one_based() {
         let text = "a x\nb\nx c\n";
-        assert_eq!(lines_of(text, &find(text, "x", 10).starts), vec![1, 3]);
-        assert_eq!(find("abc", "z", 10), Matches { starts: vec![], more: false });
+        assert_eq!(lines_of(text, &find(text, "x", 10, &[]).starts), vec![1, 3]);
+        assert_eq!(find("abc", "z", 10, &[]), Matches { starts: vec![], more: false });
     }
 
     #[test]
     fn the_search_stops_after_its_limit() {
         let text = "x".repeat(1_000);
-        assert_eq!(find(&text, "x", 2), Matches { starts: vec![0, 1], more: true });
-        assert_eq!(find("x x", "x", 2), Matches { starts: vec![0, 2], more: false });
-        assert_eq!(find("xx", "xx", 2), Matches { starts: vec![0], more: false });
+        assert_eq!(find(&text, "x", 2, &[]), Matches { starts: vec![0, 1], more: true });
+        assert_eq!(find("x x", "x", 2, &[]), Matches { starts: vec![0, 2], more: false });
+        assert_eq!(find("xx", "xx", 2, &[]), Matches { starts: vec![0], more: false });
     }
 
     #[test]
     fn replacing_every_match_counts_them() {
-        assert_eq!(replace_every("a-b-c", "-", "+="), ("a+=b+=c".to_string(), 2));
-        assert_eq!(replace_every("aaa", "aa", "b"), ("ba".to_string(), 1));
-        assert_eq!(replace_every("abc", "z", "y"), ("abc".to_string(), 0));
+        assert_eq!(replace_every("a-b-c", "-", "+=", &[]), ("a+=b+=c".to_string(), 2));
+        assert_eq!(replace_every("aaa", "aa", "b", &[]), ("ba".to_string(), 1));
+        assert_eq!(replace_every("abc", "z", "y", &[]), ("abc".to_string(), 0));
+    }
+
+    #[test]
+    fn no_match_touches_a_hidden_span() {
+        // `pw=` then a secret at bytes 3..7, then the same letters in the open.
+        let (text, secret): (&str, &[Range<usize>]) = ("pw=Zq8v Zq8v", &[Range { start: 3, end: 7 }]);
+        assert_eq!(find(text, "Zq8", 10, secret), Matches { starts: vec![8], more: false });
+        assert_eq!(find(text, "pw=Z", 10, secret), Matches { starts: vec![], more: false });
+        assert_eq!(find(text, "pw=", 10, secret), Matches { starts: vec![0], more: false });
+        assert_eq!(replace_every(text, "Zq8v", "X", secret), ("pw=Zq8v X".to_string(), 1));
+        // A match skipped for a secret does not hide one starting inside it, past the secret.
+        assert_eq!(find("aaa", "aa", 10, &[Range { start: 0, end: 1 }]), Matches { starts: vec![1], more: false });
     }
 }

@@ -10,11 +10,11 @@ use lean_ctx_graph::{
 use lean_ctx_outline::Language;
 use lean_ctx_search::Withheld;
 
-use super::subject::withholds;
 use super::{GraphView, Phase};
 use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
 use crate::engine::project::Scope;
+use crate::engine::search::{Shows, read_rule};
 use crate::engine::{Caller, Engine};
 
 /// Edges one answer shows at most.
@@ -111,13 +111,15 @@ impl Engine {
         let project = self.project_graph(&root)?;
         let gone = || p.cancel.is_cancelled();
         let interrupt = Interrupt::new(&gone);
-        let answer = project.read(|view| answer(&view, p.action, first, second, file.as_deref(), depth, interrupt));
+        let rules = self.permission_rules(&scope, &config);
+        let withholding = |file: &str| read_rule(&rules.permissions, &root.join(file), Shows::Content);
+        let visible = |file: &str| withholding(file).is_none();
+        let answer =
+            project.read(|view| answer(&view, p.action, (first, second), file.as_deref(), depth, &visible, interrupt));
         // A name only files of a language the graph does not read define is no unknown name.
         let answer = answer.map_err(|e| match (e.kind, file.is_none()) {
             (ErrorKind::NotFound, true) => {
-                let known = |symbol: &str| {
-                    project.read(|view| !matches!(view.graph.lookup(symbol, None), Lookup::Unknown { .. }))
-                };
+                let known = |symbol: &str| project.read(|view| !visible_ids(view.graph, symbol, &visible).is_empty());
                 let symbols: Vec<&str> = [Some(first), second].into_iter().flatten().collect();
                 self.uncovered_note(&root, &symbols, known).map_or(e, EngineError::not_found)
             }
@@ -139,10 +141,18 @@ impl Engine {
         if let Some(unclaimed) = answer.unclaimed.take().filter(|_| syntactic) {
             answer.note = Some(answer.note.map_or(unclaimed.clone(), |n| format!("{n}; {unclaimed}")));
         }
-        let rules = self.permission_rules(&scope, &config);
-        let mut withheld = Withheld::default();
-        answer.edges.retain(|e| !withholds(&mut withheld, &rules, &root, &e.file));
-        if let Some(note) = withheld.note("call site") {
+        // Whatever a withheld file defines or calls is left out (a language server's answer too):
+        // a call site there, and a call here of a definition there, which counts as a call of a
+        // name the project does not define, as it would without that file.
+        let before = answer.edges.len();
+        answer.edges.retain(|e| visible(&e.file) && visible(&e.callee.file));
+        if p.action == Action::Callees {
+            answer.external_calls += (before - answer.edges.len()) as u64;
+        }
+        for edge in &mut answer.edges {
+            edge.candidates.retain(|c| visible(&c.file));
+        }
+        if let Some(note) = project.read(|view| withheld_note(view.graph, &withholding)) {
             answer.note = Some(answer.note.map_or(note.clone(), |n| format!("{n}\n{note}")));
         }
         Ok(answer)
@@ -226,14 +236,35 @@ fn required<'a>(value: &'a str, name: &str, action: &str) -> EngineResult<&'a st
     }
 }
 
-/// Answers over one consistent view of the graph.
+/// What a call graph answer says of the files the user's Read rules withhold, whatever was
+/// asked: that what they define and call is left out, and by which rules. Said whenever the graph
+/// holds such a file, so whether one defines or calls the symbol changes nothing.
+fn withheld_note(graph: &Graph, withholding: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let mut withheld = Withheld::default();
+    for file in graph.files().keys() {
+        if let Some(rule) = withholding(file) {
+            withheld.add(rule, 1);
+        }
+    }
+    withheld.note("file").map(|note| format!("{note}: what they define and call is left out"))
+}
+
+/// The definitions `symbol` names anywhere that lie in files `visible` takes.
+fn visible_ids(graph: &Graph, symbol: &str, visible: &dyn Fn(&str) -> bool) -> Vec<DefId> {
+    match graph.lookup(symbol, None) {
+        Lookup::Found(ids) | Lookup::Ambiguous(ids) => ids.into_iter().filter(|id| visible(&id.file)).collect(),
+        Lookup::Unknown { .. } => Vec::new(),
+    }
+}
+
+/// Answers over one consistent view of the graph, from the definitions in files `visible` takes.
 fn answer(
     view: &GraphView<'_>,
     action: Action,
-    first: &str,
-    second: Option<&str>,
+    (first, second): (&str, Option<&str>),
     file: Option<&str>,
     depth: u32,
+    visible: &dyn Fn(&str) -> bool,
     interrupt: Interrupt<'_>,
 ) -> EngineResult<CallgraphAnswer> {
     let graph = view.graph;
@@ -242,7 +273,7 @@ fn answer(
     let mut out = CallgraphAnswer { complete, note: progress.clone(), ..Default::default() };
     let summaries = |ids: &[DefId]| ids.iter().filter_map(|id| graph.summary(id)).collect::<Vec<_>>();
     // For a trace, `file` narrows `from`.
-    let targets = match resolve_symbol(graph, first, file, complete, &progress)? {
+    let targets = match resolve_visible(graph, first, file, complete, &progress, visible)? {
         Resolved::One(ids) => ids,
         Resolved::Several(ids) => {
             out.ambiguous = summaries(&ids);
@@ -256,7 +287,7 @@ fn answer(
     out.targets = summaries(&targets);
     match (action, second) {
         (Action::Trace, Some(to)) => {
-            let goal = match resolve_symbol(graph, to, None, complete, &progress)? {
+            let goal = match resolve_visible(graph, to, None, complete, &progress, visible)? {
                 Resolved::One(ids) | Resolved::Several(ids) => ids,
                 Resolved::NotYet(why) => {
                     super::subject::add_note(&mut out.note, why);
@@ -266,7 +297,7 @@ fn answer(
             out.to_targets = summaries(&goal);
             // No path is an answer with no edges: the client says so, and how to look further, in
             // its reader's words.
-            if let Some(path) = graph.trace(&targets, &goal, depth, interrupt)? {
+            if let Some(path) = graph.trace(&targets, &goal, depth, visible, interrupt)? {
                 out.edges = path;
             }
         }
@@ -278,8 +309,10 @@ fn answer(
         }
         _ => {
             let walk = graph.callers(&targets, depth, MAX_EDGES, interrupt)?;
-            let guessed = guessed_note(&walk.guessed);
-            if let Some(listed) = overrides_note(graph, &walk.overrides) {
+            let guessed: Vec<Guess> = walk.guessed.iter().filter(|g| visible(&g.edge.file)).cloned().collect();
+            let guessed = guessed_note(&guessed);
+            let overrides = walk.overrides.iter().filter(|id| visible(&id.file)).cloned().collect();
+            if let Some(listed) = overrides_note(graph, &overrides) {
                 out.note = Some(out.note.take().map_or(listed.clone(), |note| format!("{note}; {listed}")));
             }
             fill(&mut out, walk);
@@ -365,14 +398,49 @@ pub(super) enum Resolved {
     NotYet(String),
 }
 
-pub(super) fn resolve_symbol(
+/// The definitions `symbol` names (in `file`), as if the files `visible` does not take (the
+/// caller's Read rules withhold them) were not in the graph: their definitions are none of the
+/// symbol's, nor among the closest names an unknown one is given.
+pub(super) fn resolve_visible(
     graph: &Graph,
     symbol: &str,
     file: Option<&str>,
     complete: bool,
     progress: &Option<String>,
+    visible: &dyn Fn(&str) -> bool,
 ) -> EngineResult<Resolved> {
-    match graph.lookup(symbol, file) {
+    let unknown = || {
+        let name = symbol.trim().rsplit(['.', ':']).next().unwrap_or(symbol);
+        let closest = graph.closest(name).into_iter().filter(|n| !visible_ids(graph, n, visible).is_empty()).collect();
+        Lookup::Unknown { closest }
+    };
+    let lookup = match graph.lookup(symbol, file) {
+        Lookup::Found(ids) => {
+            let ids: Vec<DefId> = ids.into_iter().filter(|id| visible(&id.file)).collect();
+            if ids.is_empty() { unknown() } else { Lookup::Found(ids) }
+        }
+        Lookup::Ambiguous(ids) => {
+            let ids: Vec<DefId> = ids.into_iter().filter(|id| visible(&id.file)).collect();
+            match ids.len() {
+                0 => unknown(),
+                1 => Lookup::Found(ids),
+                _ => Lookup::Ambiguous(ids),
+            }
+        }
+        Lookup::Unknown { .. } => unknown(),
+    };
+    resolved(lookup, symbol, file, complete, progress)
+}
+
+/// What a lookup of `symbol` (in `file`) answers.
+fn resolved(
+    lookup: Lookup,
+    symbol: &str,
+    file: Option<&str>,
+    complete: bool,
+    progress: &Option<String>,
+) -> EngineResult<Resolved> {
+    match lookup {
         Lookup::Found(ids) => Ok(Resolved::One(ids)),
         Lookup::Ambiguous(ids) => Ok(Resolved::Several(ids)),
         Lookup::Unknown { .. } if !complete && progress.is_some() => {
@@ -407,7 +475,9 @@ mod tests {
         let building = super::super::Building::new();
         let view = building.view();
         let progress = "the project's graph is still being built (1/9 files parsed)";
-        let ask = |action, first, second| answer(&view, action, first, second, None, 1, Interrupt::NEVER).unwrap();
+        let ask = |action, first, second| {
+            answer(&view, action, (first, second), None, 1, &|_| true, Interrupt::NEVER).unwrap()
+        };
         let callers = ask(Action::Callers, "nosuch", None);
         assert!(callers.targets.is_empty() && callers.edges.is_empty() && !callers.complete);
         assert_eq!(

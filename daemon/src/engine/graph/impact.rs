@@ -102,7 +102,10 @@ impl Engine {
                 (Subject::Diff { changed, cut, range: p.base.contains("..") }, self.project_graph(&scope.root)?)
             }
         };
-        let walk = |depth| self.stopped.count_if_cancelled(project.read(|view| subject.walk(&view, depth, interrupt)));
+        let visible = |file: &str| readable(&rules, &scope.root, file);
+        let walk = |depth| {
+            self.stopped.count_if_cancelled(project.read(|view| subject.walk(&view, depth, &visible, interrupt)))
+        };
         let (mut answer, impacted) = walk(depth)?;
         let root = scope.root.clone();
         // Inline tests are read from the files, after the graph's lock is released.
@@ -178,10 +181,11 @@ impl Subject<'_> {
         &self,
         view: &super::GraphView<'_>,
         depth: u32,
+        visible: &dyn Fn(&str) -> bool,
         interrupt: Interrupt<'_>,
     ) -> EngineResult<(ImpactAnswer, Impacted)> {
         match self {
-            Subject::Analyze { file, symbol } => analyze(view, file.as_deref(), *symbol, depth, interrupt),
+            Subject::Analyze { file, symbol } => analyze(view, file.as_deref(), *symbol, depth, visible, interrupt),
             Subject::Diff { changed, cut, range } => {
                 let mut out = changes(view, changed.clone(), depth, interrupt)?;
                 if *cut {
@@ -239,6 +243,7 @@ fn analyze(
     file: Option<&str>,
     symbol: Option<&str>,
     depth: u32,
+    visible: &dyn Fn(&str) -> bool,
     interrupt: Interrupt<'_>,
 ) -> EngineResult<(ImpactAnswer, Impacted)> {
     let graph = view.graph;
@@ -251,7 +256,7 @@ fn analyze(
     let mut reached = Reached::default();
     match symbol {
         Some(symbol) => {
-            let ids = match subject::definitions(view, symbol, file)? {
+            let ids = match subject::definitions(view, symbol, file, visible)? {
                 Resolved::One(ids) => ids,
                 Resolved::Several(ids) => {
                     answer.ambiguous = ids.iter().filter_map(|id| graph.summary(id)).collect();
@@ -481,7 +486,8 @@ mod tests {
             too_large: &too_large,
         };
         let groups = |symbol: &str| {
-            let (answer, _) = analyze(&view, Some("transports.py"), Some(symbol), 1, Interrupt::NEVER).unwrap();
+            let (answer, _) =
+                analyze(&view, Some("transports.py"), Some(symbol), 1, &|_| true, Interrupt::NEVER).unwrap();
             let listed = answer
                 .groups
                 .iter()
@@ -530,7 +536,8 @@ mod tests {
     fn a_symbol_not_parsed_yet_is_said_to_be_so_not_answered_for_its_file() {
         let building = super::super::Building::new();
         let view = building.view();
-        let (answer, impacted) = analyze(&view, Some("main.py"), Some("nosuch"), 2, Interrupt::NEVER).unwrap();
+        let (answer, impacted) =
+            analyze(&view, Some("main.py"), Some("nosuch"), 2, &|_| true, Interrupt::NEVER).unwrap();
         assert!(answer.groups.is_empty() && answer.targets.is_empty() && impacted.is_empty());
         assert_eq!((answer.file.as_str(), answer.symbol.as_str()), ("main.py", "nosuch"));
         assert_eq!(
@@ -541,7 +548,7 @@ mod tests {
             )
         );
         // A symbol it has is answered about.
-        let (found, _) = analyze(&view, Some("main.py"), Some("main"), 2, Interrupt::NEVER).unwrap();
+        let (found, _) = analyze(&view, Some("main.py"), Some("main"), 2, &|_| true, Interrupt::NEVER).unwrap();
         assert_eq!(found.targets.len(), 1);
     }
 }

@@ -96,6 +96,7 @@ impl Engine {
         let rules = self.permission_rules(&scope, &config);
         let gone = || p.cancel.is_cancelled();
         let interrupt = Interrupt::new(&gone);
+        let visible = |file: &str| readable(&rules, &root, file);
         let mut answer = match p.action {
             GraphAction::Symbol => {
                 let (file, symbol) = match split_subject(path) {
@@ -108,7 +109,7 @@ impl Engine {
                     (None, Some(symbol)) | (Some(symbol), None) => (None, symbol),
                     (None, None) => return Err(subject::missing_path("symbol", "`file::symbol`")),
                 };
-                let answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref(), interrupt));
+                let answer = project.read(|view| symbol_answer(&view, symbol, file.as_deref(), &visible, interrupt));
                 let mut answer = self.stopped.count_if_cancelled(answer)?;
                 let before = answer.uses.len();
                 let mut uses = Withheld::default();
@@ -141,13 +142,19 @@ impl Engine {
                         (GraphAction::Path, Some(to)) if to == file => {
                             add_note(&mut answer.note, format!("`path` and `to` are the same file: {file}"));
                         }
-                        (GraphAction::Path, Some(to)) => match files.path(&file, to, depth) {
+                        // Only through files the caller may read: a path through another would
+                        // tell what that file imports.
+                        (GraphAction::Path, Some(to)) => match files.path(&file, to, depth, &visible) {
                             Some(steps) => answer.path = steps,
                             None => add_note(
                                 &mut answer.note,
                                 format!(
-                                    "no import path of at most {} between {file} and {to}",
-                                    count(depth.into(), "step")
+                                    "no import path of at most {} between {file} and {to}{}",
+                                    count(depth.into(), "step"),
+                                    match rules.permissions.is_empty() {
+                                        true => "",
+                                        false => " through files your Read rules let you read",
+                                    }
                                 ),
                             ),
                         },
@@ -186,16 +193,6 @@ impl Engine {
                 let mut answer = self.stopped.count_if_cancelled(answer)?;
                 if action == GraphAction::Related {
                     self.add_related_extras(&root, &mut answer);
-                }
-                if answer.path.iter().any(|s| !readable(&rules, &root, &s.to)) {
-                    let steps = std::mem::take(&mut answer.path).len();
-                    add_note(
-                        &mut answer.note,
-                        format!(
-                            "an import path of {} exists but passes through files your Read rules withhold",
-                            count(steps as u64, "step")
-                        ),
-                    );
                 }
                 answer
             }
@@ -257,6 +254,7 @@ fn symbol_answer(
     view: &super::GraphView<'_>,
     symbol: &str,
     file: Option<&str>,
+    visible: &dyn Fn(&str) -> bool,
     interrupt: Interrupt<'_>,
 ) -> EngineResult<GraphAnswer> {
     let graph = view.graph;
@@ -267,7 +265,7 @@ fn symbol_answer(
         ..Default::default()
     };
     let summaries = |ids: &[lean_ctx_graph::DefId]| ids.iter().filter_map(|id| graph.summary(id)).collect::<Vec<_>>();
-    let ids = match subject::definitions(view, symbol, file)? {
+    let ids = match subject::definitions(view, symbol, file, visible)? {
         Resolved::One(ids) => ids,
         Resolved::Several(ids) => {
             answer.ambiguous = summaries(&ids);
@@ -297,7 +295,7 @@ mod tests {
     fn a_symbol_not_parsed_yet_is_said_to_be_so_while_the_graph_is_built() {
         let building = super::super::Building::new();
         let view = building.view();
-        let answer = symbol_answer(&view, "nosuch", Some("main.py"), Interrupt::NEVER).unwrap();
+        let answer = symbol_answer(&view, "nosuch", Some("main.py"), &|_| true, Interrupt::NEVER).unwrap();
         assert!(answer.targets.is_empty() && answer.uses.is_empty() && !answer.complete);
         assert_eq!(
             answer.note.as_deref(),

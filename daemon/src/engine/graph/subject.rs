@@ -8,7 +8,7 @@ use std::path::Path;
 use lean_ctx_graph::{FileGraph, Graph, Interrupt, Interrupted, TestLinks, has_inline_tests};
 use lean_ctx_search::Withheld;
 
-use super::callgraph::{Resolved, resolve_symbol};
+use super::callgraph::{Resolved, resolve_visible};
 use super::{GraphView, Phase, ProjectGraph};
 use crate::engine::Engine;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
@@ -105,10 +105,16 @@ impl Engine {
     }
 }
 
-/// The definitions `symbol` names in `file` (all of the project's for no file): one, several
-/// (ambiguous: the caller lists them), or none yet while the graph is incomplete.
-pub(super) fn definitions(view: &GraphView<'_>, symbol: &str, file: Option<&str>) -> EngineResult<Resolved> {
-    resolve_symbol(view.graph, symbol, file, view.phase == Phase::Ready, &view.notice_about(file))
+/// The definitions `symbol` names in `file` (all of the project's for no file) among the files
+/// `visible` takes (those the caller's Read rules let it read): one, several (ambiguous: the
+/// caller lists them), or none yet while the graph is incomplete.
+pub(super) fn definitions(
+    view: &GraphView<'_>,
+    symbol: &str,
+    file: Option<&str>,
+    visible: &dyn Fn(&str) -> bool,
+) -> EngineResult<Resolved> {
+    resolve_visible(view.graph, symbol, file, view.phase == Phase::Ready, &view.notice_about(file), visible)
 }
 
 /// The tests to run for `files` (each with why it is impacted): the tests linked to them, and

@@ -116,6 +116,15 @@ impl Redaction {
         self.redactor.secret_lines(text)
     }
 
+    /// The bytes of each secret of `text`, in order: what a view shows as its marker. Empty when
+    /// redaction is off (the agent sees the secrets then).
+    pub fn secret_spans(&self, config: &Config, text: &str) -> Vec<std::ops::Range<usize>> {
+        if !config.redaction {
+            return Vec::new();
+        }
+        self.redactor.secrets(text).into_iter().map(|secret| secret.range).collect()
+    }
+
     /// What masks the secrets of the lines a search shows, when redaction is on.
     pub fn search_mask(&self, config: &Config) -> Option<lean_ctx_search::Mask> {
         config.redaction.then(|| self.mask())
