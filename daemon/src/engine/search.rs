@@ -192,10 +192,8 @@ fn exported_here(d: &Definition) -> Option<&str> {
 }
 
 /// The line each of a declaration's names is written on, within its lines `first..=last`, in
-/// order (`export const {` / `  program,` / `  Help,`): the first line at or after the previous
-/// name's holding the name as a word; one not found so is given its predecessor's line.
+/// order (`export const {` / `  program,` / `  Help,`): see [`lines_in_turn`], the name as a word.
 fn name_lines(names: &[&str], first: u32, last: u32, text: &str) -> Vec<u32> {
-    let span: Vec<&str> = text.lines().skip(first as usize - 1).take(last.saturating_sub(first) as usize + 1).collect();
     let word = |line: &str, name: &str| {
         line.match_indices(name).any(|(at, _)| {
             let part = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
@@ -203,27 +201,26 @@ fn name_lines(names: &[&str], first: u32, last: u32, text: &str) -> Vec<u32> {
                 && !line[at + name.len()..].chars().next().is_some_and(part)
         })
     };
+    lines_in_turn(names, first, last, text, word)
+}
+
+/// The line each alias of a chain is assigned on, within the definition's lines `first..=last`
+/// (`res.contentType =` over `res.type =` over `function contentType(type)`: 1, 2): see
+/// [`lines_in_turn`], the target of an `=` ([`assigned`]).
+fn alias_lines(aliases: &[&str], first: u32, last: u32, text: &str) -> Vec<u32> {
+    lines_in_turn(aliases, first, last, text, assigned)
+}
+
+/// For each of `names` in turn, the first of the lines `first..=last` at or after its
+/// predecessor's where `found(line, name)`, the first looked for from `first`; one not found so
+/// (written some other way) is given its predecessor's line.
+fn lines_in_turn(names: &[&str], first: u32, last: u32, text: &str, found: impl Fn(&str, &str) -> bool) -> Vec<u32> {
+    let span: Vec<&str> = text.lines().skip(first as usize - 1).take(last.saturating_sub(first) as usize + 1).collect();
     let mut at = 0;
     names
         .iter()
         .map(|name| {
-            at = (at..span.len()).find(|&line| word(span[line], name)).unwrap_or(at);
-            first + at as u32
-        })
-        .collect()
-}
-
-/// The line each alias of a chain is assigned on, within the definition's lines `first..=last`
-/// (`res.contentType =` over `res.type =` over `function contentType(type)`: 1, 2): each is the
-/// target of an `=` on its predecessor's line or after it, the first on the definition's. One not
-/// found so (the chain written some other way) is given its predecessor's line.
-fn alias_lines(aliases: &[&str], first: u32, last: u32, text: &str) -> Vec<u32> {
-    let span: Vec<&str> = text.lines().skip(first as usize - 1).take(last.saturating_sub(first) as usize + 1).collect();
-    let mut at = 0;
-    aliases
-        .iter()
-        .map(|alias| {
-            at = (at..span.len()).find(|&line| assigned(span[line], alias)).unwrap_or(at);
+            at = (at..span.len()).find(|&line| found(span[line], name)).unwrap_or(at);
             first + at as u32
         })
         .collect()
