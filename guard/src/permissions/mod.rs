@@ -355,6 +355,14 @@ impl Permissions {
         }
     }
 
+    /// Whether `verdict` is an ask of lean-ctx's own about a file the rules are read from (see
+    /// [`Loader::guard_own_files`]), not one of the user's rules: a host that asks its user
+    /// about its own ask rules has not asked about this one.
+    pub fn asks_for_its_own_files(&self, verdict: &Verdict) -> bool {
+        let Verdict::Ask { rule, file, .. } = verdict else { return false };
+        self.rules.iter().any(|own| matches!(&own.target, Target::OwnFile(path) if path == file) && own.text == *rule)
+    }
+
     /// No deny or ask rule at all: every check allows.
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()

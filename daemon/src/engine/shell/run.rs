@@ -111,10 +111,12 @@ impl Engine {
     }
 
     /// Whether the user's rules let `command` run in the caller's cwd when
-    /// the caller runs it itself (lctx-shell in an agent's shell). Ask rules
-    /// are Claude Code's (no other source has them): inside Claude Code's own
-    /// shell tool it has put them to the user already, so they do not refuse
-    /// there; elsewhere nobody can ask, so they refuse like a deny.
+    /// the caller runs it itself (lctx-shell in an agent's shell). The user's
+    /// ask rules are Claude Code's (no other source has them): inside Claude
+    /// Code's own shell tool it has put them to the user already, so they do
+    /// not refuse there; elsewhere nobody can ask, so they refuse like a deny.
+    /// lean-ctx's own ask about an edit of the files rules are read from is
+    /// no rule of Claude Code's, which has not asked about it: it refuses.
     pub fn check_command(&self, caller: &Caller<'_>, command: &str) -> EngineResult<CommandCheck> {
         let first = self.scope(caller, &self.config.get())?;
         let inputs = self.permission_inputs(&first);
@@ -127,7 +129,9 @@ impl Engine {
         let verdict = rules.permissions.check_shell(command, &scope.workdir("")?);
         let asked_by_host = guard::rules::Host::from_agent(caller.agent) == Some(guard::rules::Host::ClaudeCode);
         let verdict = match verdict {
-            Verdict::Ask { .. } if asked_by_host => Verdict::Allow,
+            Verdict::Ask { .. } if asked_by_host && !rules.permissions.asks_for_its_own_files(&verdict) => {
+                Verdict::Allow
+            }
             verdict => verdict,
         };
         // Only a request whose cwd needed no resolving names the directory
