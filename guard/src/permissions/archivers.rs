@@ -7,7 +7,7 @@
 //! DIR; cpio's and pax's modes.
 
 use super::getopt::{Name, Parsed, Spec, long};
-use super::program_writes::{ZIP, tar_words};
+use super::program_writes::{ZIP, archive_written, tar_words};
 use super::readers::NotOperands;
 use super::writers::{Part, Written};
 
@@ -56,7 +56,7 @@ pub(crate) fn unknown_reads(program: &str, args: &[&str]) -> Vec<String> {
 /// and the files its options or its syntax name that it reads (the
 /// archive it extracts, a list, a manifest); `None` for another program.
 pub(crate) fn not_operands(program: &str, args: &[&str]) -> Option<NotOperands> {
-    let (operands, files): (Vec<usize>, Vec<Part>) = match program {
+    let (operands, mut files): (Vec<usize>, Vec<Part>) = match program {
         "jar" => {
             let parsed = super::program_writes::jar_options(args);
             let files = ['f', 'm'].into_iter().flat_map(|letter| parsed.values(Name::Short(letter))).collect();
@@ -70,7 +70,8 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> Option<NotOperands> 
         }
         "pax" => {
             let (parsed, _, _) = pax_mode(args);
-            (parsed.operands.clone(), parsed.values(Name::Short('f')))
+            let archive = parsed.values(Name::Short('f'));
+            (parsed.operands, archive)
         }
         _ if SEVEN_ZIP.contains(&program) => {
             let words = seven_zip_words(args);
@@ -82,7 +83,6 @@ pub(crate) fn not_operands(program: &str, args: &[&str]) -> Option<NotOperands> 
         }
         _ => return None,
     };
-    let mut files = files;
     files.retain(|part| !STANDARD_INPUT.contains(&&args[part.word][part.from..]));
     let words = (0..args.len()).filter(|at| !operands.contains(at)).collect();
     Some(NotOperands { words, files })
@@ -99,7 +99,8 @@ pub(crate) fn operand_directories(program: &str, args: &[&str]) -> Vec<(usize, V
         }
         "jar" => {
             let parsed = super::program_writes::jar_options(args);
-            (parsed.operands.clone(), parsed.values(Name::Short('C')))
+            let directories = parsed.values(Name::Short('C'));
+            (parsed.operands, directories)
         }
         _ => return Vec::new(),
     };
@@ -175,14 +176,7 @@ pub(crate) fn written(program: &str, args: &[&str]) -> Option<Written> {
         _ if SEVEN_ZIP.contains(&program) => {
             let words = seven_zip_words(args);
             match words.command? {
-                'a' | 'u' | 'd' | 'r' => {
-                    let archive = Part { word: words.archive?, from: 0 };
-                    let name = args[archive.word].rsplit('/').next().unwrap_or_default();
-                    Some(match name.contains('.') {
-                        true => Written { targets: vec![archive], ..Written::default() },
-                        false => Written { extended: vec![(archive, ".7z")], ..Written::default() },
-                    })
-                }
+                'a' | 'u' | 'd' | 'r' => Some(archive_written(args, Part { word: words.archive?, from: 0 }, ".7z")),
                 'x' | 'e' => {
                     let output = args.iter().rposition(|arg| arg.starts_with("-o"));
                     let under = output.map(|word| vec![Part { word, from: 2 }]).unwrap_or_default();

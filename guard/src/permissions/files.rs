@@ -316,13 +316,8 @@ impl<'a> Finder<'a> {
     /// the files it reads are known only when it runs. A script already there is not looked into.
     fn runs_made_script(&mut self, invocation: &Invocation, program: &str) {
         let runs_scripts = bash::SHELLS.contains(&program)
-            || matches!(
-                program,
-                "source" | "." | "perl" | "ruby" | "node" | "php" | "lua" | "Rscript" | "deno" | "bun"
-            )
-            || program
-                .strip_prefix("python")
-                .is_some_and(|version| version.chars().all(|c| c.is_ascii_digit() || c == '.'));
+            || matches!(program, "source" | ".")
+            || inline_scripts::is_interpreter(program);
         if !runs_scripts {
             return;
         }

@@ -21,7 +21,7 @@ const SCRIPT_OPTIONS: [(&str, &[&str]); 9] = [
 /// a cluster of short options ending in the script's letter (perl's `-ne`, `-lE`) taking it too,
 /// or its value attached (`-cCODE`, `-eCODE`).
 fn scripts(program: &str, args: &[&str]) -> Vec<(usize, usize)> {
-    let family = if program.strip_prefix("python").is_some_and(is_version) { "python" } else { program };
+    let family = if is_python(program) { "python" } else { program };
     let Some((_, options)) = SCRIPT_OPTIONS.iter().find(|(name, _)| *name == family) else { return Vec::new() };
     let letters: Vec<char> = options
         .iter()
@@ -58,9 +58,14 @@ fn scripts(program: &str, args: &[&str]) -> Vec<(usize, usize)> {
     found
 }
 
-/// A python version suffix (`3`, `3.12`) or none.
-fn is_version(suffix: &str) -> bool {
-    suffix.chars().all(|c| c.is_ascii_digit() || c == '.')
+/// An interpreter whose inline scripts are read here (each also runs a script file it is given).
+pub(crate) fn is_interpreter(program: &str) -> bool {
+    is_python(program) || SCRIPT_OPTIONS.iter().any(|(name, _)| *name == program)
+}
+
+/// python under any of its versioned names (`python3`, `python3.12`).
+fn is_python(program: &str) -> bool {
+    program.strip_prefix("python").is_some_and(|version| version.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
 /// The string literals of the scripts `program` is given, each a name it may open: (word, its

@@ -406,15 +406,20 @@ fn zipped(args: &[&str]) -> Option<Written> {
         Some(output) => output,
         None => Part { word: *parsed.operands.first()?, from: 0 },
     };
-    let name = &args[archive.word][archive.from..];
-    if name == "-" {
+    if &args[archive.word][archive.from..] == "-" {
         return None;
     }
-    let last_part = name.rsplit('/').next().unwrap_or(name);
-    Some(match last_part.contains('.') {
+    Some(archive_written(args, archive, ".zip"))
+}
+
+/// The archive `archive` names, written: the file, or with `extension` added when its name has
+/// no `.` (zip and 7z add theirs so).
+pub(crate) fn archive_written(args: &[&str], archive: Part, extension: &'static str) -> Written {
+    let name = &args[archive.word][archive.from..];
+    match name.rsplit('/').next().unwrap_or(name).contains('.') {
         true => Written { targets: vec![archive], ..Written::default() },
-        false => Written { extended: vec![(archive, ".zip")], ..Written::default() },
-    })
+        false => Written { extended: vec![(archive, extension)], ..Written::default() },
+    }
 }
 
 /// tar's options and operands (see [`old_style_options`]).
