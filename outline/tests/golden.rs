@@ -1032,9 +1032,10 @@ fn go_long_heads_name_their_parameters() {
     );
     views.signature_lines_contain(&[
         "5-7 func mutualVersion(isClient bool, peerVersions []uint16) (uint16, bool)",
-        "10-12 func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool",
-        // Names declared together are each named; a function type's own parameters go with it.
-        "19-21 writeKeyLog(label, clientRandom, secret, handlers) error",
+        "10-12 func isSupportedSignatureAlgorithm(sigAlg…, supportedSignatureAlgorithms…) bool",
+        // Names declared together are each named, the type they share marked after the last; a
+        // function type's own parameters go with it.
+        "19-21 writeKeyLog(label…, clientRandom, secret…, handlers…) error",
     ]);
 }
 
@@ -1984,7 +1985,7 @@ fn lines_of(outline: &Outline, name: &str) -> Option<(Kind, u32, u32)> {
 }
 
 /// A `def` over the signature's length is shortened decorators first, then its parameters to
-/// their names, and only then its return type; never its name. Its `-> X` was cut first, where
+/// their names (each marked `…`, its annotation or default dropped), and only then its return type; never its name. Its `-> X` was cut first, where
 /// its parameters' names left room for it.
 #[test]
 fn python_long_heads_keep_their_return_type() {
@@ -1999,8 +2000,8 @@ fn python_long_heads_keep_their_return_type() {
     assert!(source.lines().nth(1).unwrap().len() > 250);
     assert_eq!(
         signatures,
-        "1-10 class Client\n 2-3 def request_with_retries(self, method, url, *, params, json_body, timeout_seconds, \
-         retries, verify_tls, **headers) -> Awaitable[ResponseEnvelope]\n 5-10 @cache.memoize(…) @trace.span(…) @retry(…) \
+        "1-10 class Client\n 2-3 def request_with_retries(self, method…, url…, *, params…, json_body…, timeout_seconds…, \
+         retries…, verify_tls…, **headers…) -> Awaitable[ResponseEnvelope]\n 5-10 @cache.memoize(…) @trace.span(…) @retry(…) \
          @log_calls def fetch(self, account_id: int, page: int = 1, include_archived: bool = False, \
          sort_by: str = \"created_at\") -> Page[Transaction]\n"
     );
@@ -2994,9 +2995,9 @@ fn typescript_heads_written_over_lines_read_as_one() {
         // A long head empties what its types nest; a pair that holds nothing stays as written.
         "20-25 export function group<TData, TError>(rows: Array<…>, keys: Key[]): Map<string, QueryState<…>[]>",
         // Still long: the parameters are named without their types; the return type stays.
-        "31-39 export function groupQueries<TQueryFnData, TError>(queries, keys, hash, onGroup?): Map<",
+        "31-39 export function groupQueries<TQueryFnData, TError>(queries…, keys…, hash…, onGroup?…): Map<",
         // So are those of a function type that is a constant's signature.
-        "42-45 export const setQueryData: (client, queryKey, updater, options?): void (+1 more)",
+        "42-45 export const setQueryData: (client…, queryKey…, updater…, options?…): void (+1 more)",
         // A long list of type arguments is its first, like a list of type parameters.
         "64-66 build(client: QueryClient): Query<TQueryFnData, …>",
         // An alias whose value is still long without what its brackets hold shows no value.
@@ -3366,7 +3367,9 @@ fn long_imports_keep_their_modules() {
 #[test]
 fn typescript_parameters_lose_their_defaults_whole() {
     check("typescript/registry.ts", Language::TypeScript, &["Registry", "_addSchema", "compile"])
-        .signature_lines_contain(&[" 7-15 _addSchema(schema, meta?, baseId?, validateSchema, addSchema): SchemaEnv"]);
+        .signature_lines_contain(&[
+            " 7-15 _addSchema(schema…, meta?…, baseId?…, validateSchema…, addSchema…): SchemaEnv",
+        ]);
 }
 
 /// A Python enum (an enum base, or members given `auto()` under a base from another module) is

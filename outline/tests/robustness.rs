@@ -321,10 +321,10 @@ fn a_shortened_head_keeps_its_whole_text_for_tools_that_read_types() {
     let outline = outline(Language::Python, source);
     let methods = &outline.items[0].children;
     let long = &methods[0];
-    // The view names the parameters without their types, and keeps the return type.
+    // The view names the parameters, marking their dropped types, and keeps the return type.
     assert_eq!(
         long.signature,
-        "def _init_transport(self, verify, cert, http1, http2, limits, transport, app, trust_env) -> BaseTransport"
+        "def _init_transport(self, verify…, cert…, http1…, http2…, limits…, transport…, app…, trust_env…) -> BaseTransport"
     );
     let uncut = long.uncut.as_deref().expect("the whole head is kept");
     assert!(uncut.ends_with(") -> BaseTransport"), "{uncut}");

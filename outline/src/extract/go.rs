@@ -50,7 +50,7 @@ pub(super) static SPEC: Spec = Spec {
     implied: &[],
     abridged: &[],
     elided: &[],
-    // `func isSupportedSignatureAlgorithm(sigAlg, supportedSignatureAlgorithms) bool` past 100
+    // `func isSupportedSignatureAlgorithm(sigAlg…, supportedSignatureAlgorithms…) bool` past 100
     // characters.
     untyped: Some(Untyped { past: Past::Characters(100), names: Names::FirstWord }),
     reparse: None,

@@ -695,9 +695,11 @@ fn opening(text: &str, close: usize) -> Option<usize> {
     None
 }
 
-/// `f(a: A, b?: B = x, ...rest: C[])` → `f(a, b?, ...rest)` for the list opened at `open`: each
+/// `f(a: A, b?: B = x, ...rest: C[])` → `f(a…, b?…, ...rest…)` for the list opened at `open`: each
 /// parameter up to where [`Names`] says its name ends, outside brackets (a destructured `{ a, b }`
-/// stays whole).
+/// stays whole). A `…` after a name says its type or default was dropped: without it `f(a, b)`
+/// would read as parameters written without types (Python's, TypeScript's `any`), which they are
+/// not.
 fn untyped(text: &str, open: usize, names: Names) -> String {
     let mut out = text[..=open].to_string();
     let (mut depth, mut previous, mut keep) = (0usize, '(', true);
@@ -733,10 +735,16 @@ fn untyped(text: &str, open: usize, names: Names) -> String {
                 // `validate = this.opts.validate`: the space before a default goes with it.
                 if keep {
                     out.truncate(out.trim_end().len());
+                    out.push('…');
                 }
                 keep = false;
             }
-            ' ' if depth == 0 && named && matches!(names, Names::FirstWord) => keep = false,
+            ' ' if depth == 0 && named && matches!(names, Names::FirstWord) => {
+                if keep {
+                    out.push('…');
+                }
+                keep = false;
+            }
             _ => {}
         }
         if keep {
@@ -1018,11 +1026,13 @@ mod tests {
     #[test]
     fn untyped_parameters_keep_their_names_alone() {
         let text = "_add(schema: AnySchema, meta?: boolean, validate = this.opts.validate, add = f(a, b))";
-        assert_eq!(untyped(text, 4, Names::BeforeColon), "_add(schema, meta?, validate, add)");
-        assert_eq!(untyped("New(a, b int, opts ...Option)", 3, Names::FirstWord), "New(a, b, opts)");
+        assert_eq!(untyped(text, 4, Names::BeforeColon), "_add(schema…, meta?…, validate…, add…)");
+        assert_eq!(untyped("New(a, b int, opts ...Option)", 3, Names::FirstWord), "New(a, b…, opts…)");
+        // A parameter written without a type loses nothing and says so by its bare name.
+        assert_eq!(untyped("f(self, *, key: str)", 1, Names::BeforeColon), "f(self, *, key…)");
         // A reader: a default's string was read as list syntax (`sep, ", *, params`, `op: str = '‹…)`).
         let text = r#"request(self, sep: str = ", ", op: str = '<', esc: str = "\"(", *, params: Dict[str, Any]) -> X"#;
-        assert_eq!(untyped(text, 7, Names::BeforeColon), "request(self, sep, op, esc, *, params) -> X");
+        assert_eq!(untyped(text, 7, Names::BeforeColon), "request(self, sep…, op…, esc…, *, params…) -> X");
     }
 
     #[test]
