@@ -3556,3 +3556,35 @@ fn typescript_overload_run_shows_the_shortest_as_written() {
     ]);
     assert!(!views.signatures.contains("regexp"), "{}", views.signatures);
 }
+
+/// A private field written on the line of a public one is counted on its type: the public one
+/// was taken for what the private one is declared in, and the type counted none.
+#[test]
+fn a_private_field_on_a_public_ones_line_is_counted() {
+    let cases = [
+        (
+            Language::Rust,
+            "pub struct Q {\n    pub a: u8, b: u8,\n    c: u8,\n}\n",
+            "1-4 pub struct Q { pub a: u8; +2 private }\n",
+        ),
+        (
+            Language::Go,
+            "package a\n\ntype T struct {\n\tA int\n\tC string; d int\n}\n",
+            "1 package a\n3-6 type T struct { A int; C string; +1 unexported }\n",
+        ),
+        (
+            Language::TypeScript,
+            "export class K { private a = 1; b = 2; #c = 3 }\n",
+            "1 export class K { b; +2 private }\n",
+        ),
+        (
+            Language::Java,
+            "public class A {\n    public int x, y; private int z; int w;\n}\n",
+            "1-3 public class A { public int x, y; +2 private }\n",
+        ),
+        (Language::Python, "class C:\n    a: int; _b: int\n    c = 1\n", "1-3 class C { a: int; c; +1 private }\n"),
+    ];
+    for (language, source, expected) in cases {
+        assert_eq!(render_signatures(&outline(language, source)), expected, "{language:?}");
+    }
+}

@@ -51,10 +51,39 @@ pub(crate) fn private_fields(outline: &Outline, tree: &Tree, source: &str) -> Ve
     let outlined: Vec<&Definition> = every_definition(&outline.items).collect();
     let lines: Vec<u32> = found.iter().map(|definition| definition.line).collect();
     let around = innermost_listed(&outlined, &lines);
-    for ((definition, unlisted), listed) in found.iter_mut().zip(unlisted).zip(around) {
+    let holders: Vec<&Definition> = outlined.into_iter().filter(|definition| !is_leaf(definition)).collect();
+    let held_in = innermost_listed(&holders, &lines);
+    for (((definition, unlisted), listed), holder) in found.iter_mut().zip(unlisted).zip(around).zip(held_in) {
+        let listed = listed.filter(|listed| holds(listed, &definition.name)).or(holder);
         definition.encloser = encloser(unlisted, listed);
     }
     found
+}
+
+/// A listed field, property, or constant or variable without members: a definition that holds
+/// no other but where it is written around it.
+fn is_leaf(definition: &Definition) -> bool {
+    match definition.kind {
+        Kind::Field | Kind::Property => true,
+        Kind::Const | Kind::Variable => definition.children.is_empty(),
+        _ => false,
+    }
+}
+
+/// Whether the listed `definition` around a declaration of `name` holds it: any but a leaf on
+/// one line, which holds it only where its text names it (an enum variant's field, `Slow {
+/// delay_ms: u64 }`; the private half of `_cache, cached = {}, False`). A field written beside it
+/// (`pub a: u8, b: u8`, `private x = 1; y = 2`) was taken for its encloser, and its type counted
+/// none.
+fn holds(definition: &Definition, name: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '#';
+    let names = |text: &str| {
+        text.match_indices(name).any(|(at, _)| {
+            !text[..at].chars().next_back().is_some_and(part)
+                && !text[at + name.len()..].chars().next().is_some_and(part)
+        })
+    };
+    !is_leaf(definition) || definition.start_line < definition.end_line || names(&definition.signature)
 }
 
 struct Visit<'a> {
