@@ -71,6 +71,11 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
                         owner: None,
                     });
                 }
+                let renamed = renamed_here(d);
+                let lines = name_lines(&renamed, d.head_line, d.end_line, text);
+                for (name, line) in renamed.into_iter().zip(lines) {
+                    out.push(Symbol { name: name.to_string(), kind: d.kind.label().into(), line, owner: None });
+                }
                 continue;
             }
             // The declaration's own line, not the attributes or decorators in front.
@@ -189,6 +194,32 @@ fn exported_here(d: &Definition) -> Option<&str> {
         .is_some_and(|rest| rest.split_once(')').is_none_or(|(_, after)| after.is_empty() || after.starts_with('.')));
     let same_name = value.rsplit('.').next() == Some(name);
     ((!named || !same_name) && !required && !name.contains(['.', ' ', ','])).then_some(name)
+}
+
+/// The names an ES export list without a module gives names of this module under names of its
+/// own: `B` of `export { A as B }` (and `export type { A as B }`) is this module's, found by no
+/// other name; `A` is found where it is defined, `export { C }` adds no name, `as default` is
+/// none to search for, and `export { A as B } from './m'` names what another module defines.
+fn renamed_here(d: &Definition) -> Vec<&str> {
+    let head = d.signature.trim_start();
+    let list = head.strip_prefix("export").map(str::trim_start);
+    let list = list.map(|list| list.strip_prefix("type").map_or(list, str::trim_start));
+    let Some(list) = list.and_then(|list| list.strip_prefix('{')) else { return Vec::new() };
+    let Some((inside, after)) = list.split_once('}') else { return Vec::new() };
+    if after.trim_start().starts_with("from") {
+        return Vec::new();
+    }
+    inside
+        .split(',')
+        .filter_map(|item| item.trim().strip_prefix("type ").unwrap_or(item.trim()).split_once(" as "))
+        .map(|(local, exported)| (local.trim(), exported.trim()))
+        .filter(|(local, exported)| {
+            let plain =
+                |name: &str| !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+            plain(exported) && *exported != "default" && local != exported
+        })
+        .map(|(_, exported)| exported)
+        .collect()
 }
 
 /// The line each of a declaration's names is written on, within its lines `first..=last`, in
@@ -1194,6 +1225,26 @@ mod tests {
             outline_extractor()(Path::new("index.ts"), "export { Store } from './store';\nexport function open() {}\n");
         let names: Vec<_> = symbols.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["open"]);
+    }
+
+    /// A name an export list gives a local definition is this module's: `export { A as B }` made
+    /// `B` public and no symbol search found it.
+    #[test]
+    fn a_name_an_export_list_gives_is_a_symbol() {
+        let text = "function parse() {}\ntype Opts = {};\nexport {\n  parse as parseArgs,\n  parse,\n  Opts as default,\n};\n\
+                    export type { Opts as ParseOptions };\nexport { parse as reparse } from './other';\n";
+        let symbols = outline_extractor()(Path::new("index.ts"), text);
+        let found: Vec<_> = symbols.iter().map(|s| (s.name.as_str(), s.kind.as_str(), s.line)).collect();
+        let export = Kind::Export.label();
+        assert_eq!(
+            found,
+            [
+                ("parse", Kind::Function.label(), 1),
+                ("Opts", Kind::TypeAlias.label(), 2),
+                ("parseArgs", export, 4),
+                ("ParseOptions", export, 8)
+            ]
+        );
     }
 
     /// A CommonJS export given a value computed or written in its module defines it there: zod's
