@@ -51,12 +51,48 @@ pub(crate) struct GitReads {
     pub(crate) tracked: Vec<PathBuf>,
     /// Directories it reads every file under, tracked or not.
     pub(crate) everything: Vec<PathBuf>,
+    /// What its exclude pathspecs leave out of `tracked`; `None` for a command that takes no
+    /// pathspecs (`cat-file`, `bundle`, a copy).
+    pub(crate) excluded: Option<Exclusions>,
     /// The repository whose index says what is tracked.
     pub(crate) repository: Option<Repository>,
     /// What a clone, fetch or push copies where a variable or substitution
     /// names the other repository, as a clause ("the repository `$d`
     /// names"): known only when it runs.
     pub(crate) unknown_source: Option<String>,
+}
+
+/// What a git command's exclude pathspecs (`:!secrets`, `:^secrets`, `:(exclude)secrets`) leave
+/// out: only those naming a path literally, which git matches as that path and what is under it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Exclusions {
+    /// The directory git runs in (past `-C`), which its pathspecs are written from.
+    pub(crate) cwd: PathBuf,
+    /// The top of the work tree as read here; git outside it (`--git-dir` without a work tree)
+    /// takes its own directory for one, so no pathspec is offered there.
+    pub(crate) top: PathBuf,
+    pub(crate) paths: Vec<PathBuf>,
+}
+
+impl Exclusions {
+    pub(crate) fn leave_out(&self, path: &Path) -> bool {
+        self.paths.iter().any(|out| path.starts_with(out))
+    }
+
+    /// The exclude pathspec that leaves out `path`, from git's directory (`':!../.env'`); `None`
+    /// where its name would read as more than a path.
+    pub(crate) fn pathspec_for(&self, path: &Path) -> Option<String> {
+        if !self.cwd.starts_with(&self.top) {
+            return None;
+        }
+        let common = self.cwd.components().zip(path.components()).take_while(|(a, b)| a == b).count();
+        let up = self.cwd.components().count() - common;
+        let mut relative: PathBuf = std::iter::repeat_n("..", up).collect();
+        relative.extend(path.components().skip(common));
+        let relative = relative.to_str()?;
+        let plain = !relative.is_empty() && !relative.contains(['\'', '*', '?', '[', '\\', ':', '!', '^', '(']);
+        plain.then(|| format!("':!{relative}'"))
+    }
 }
 
 impl GitReads {
@@ -181,22 +217,29 @@ fn prints(
         "archive" => Words::of(args, |arg| ARCHIVE_VALUES.contains(&arg)),
         _ => Words::of(args, |_| false),
     };
-    let object = |word: &str| object_path(word, top, cwd).filter(|_| !opaque.contains(&word));
+    // A word with pathspec magic names an index path only where one of that name exists.
+    let object = |word: &str| {
+        object_path(word, top, cwd).filter(|path| !opaque.contains(&word) && (!pathspec_magic(word) || path.exists()))
+    };
     for word in words.before.iter().chain(&words.after) {
         if let Some(path) = object(word) {
             out.objects.push((word.to_string(), path));
         }
     }
+    // Nor does one narrow what the command prints to itself: git takes it as a pathspec, and
+    // `git diff -- ':!a.txt'` printed every other tracked file unchecked.
+    let tree = |word: &str| object(word).is_some() && !pathspec_magic(word);
     // Words before `--` that are no object named by path: revisions, and
     // for grep its pattern first.
-    let others: Vec<&str> = words.before.iter().copied().filter(|word| object(word).is_none()).collect();
-    let trees: Vec<PathBuf> = out.objects.iter().map(|(_, path)| path.clone()).collect();
+    let others: Vec<&str> = words.before.iter().copied().filter(|word| !tree(word)).collect();
+    let trees: Vec<PathBuf> =
+        words.before.iter().chain(&words.after).filter(|word| tree(word)).filter_map(|word| object(word)).collect();
     let within = |before: &[&str], default: &Path| {
         let named = pathspecs(before, &words.after, opaque, top, cwd);
         if named.is_empty() { vec![default.to_path_buf()] } else { named }
     };
     // Blobs named by path alone are all `show` and `diff` print of them.
-    let commits = out.objects.is_empty() || others.iter().any(|word| !exists(word, cwd));
+    let commits = trees.is_empty() || others.iter().any(|word| !exists(word, cwd));
     match subcommand {
         "show" | "diff" if prints_patch(args, true) && !no_index && commits => out.tracked = within(&others, top),
         "format-patch" if prints_patch(args, true) => out.tracked = within(&others, top),
@@ -233,6 +276,12 @@ fn prints(
         "show" | "diff" | "cat-file" => {}
         _ => return None,
     }
+    let takes_pathspecs = !matches!(subcommand, "cat-file" | "worktree" | "bundle" | "fast-export");
+    out.excluded = takes_pathspecs.then(|| Exclusions {
+        cwd: cwd.to_path_buf(),
+        top: top.to_path_buf(),
+        paths: words.before.iter().chain(&words.after).filter_map(|word| excluded(word, cwd)).collect(),
+    });
     Some(out)
 }
 
@@ -548,6 +597,22 @@ fn pathspecs(before: &[&str], after: &[&str], opaque: &[&str], top: &Path, cwd: 
     let existing = before.iter().filter(|word| exists(word, cwd));
     let dir = |spec: &&str| if opaque.contains(spec) { top.to_path_buf() } else { pathspec_dir(spec, top, cwd) };
     existing.chain(after).map(dir).collect()
+}
+
+/// Whether `word` is a pathspec with magic: `:` then a short magic (`!`, `^`, `/`), a long one
+/// (`:(exclude)`), or the `:` ending none.
+fn pathspec_magic(word: &str) -> bool {
+    word.strip_prefix(':').is_some_and(|rest| rest.starts_with(['!', '^', '/', '(', ':']))
+}
+
+/// The path an exclude pathspec leaves out, from `cwd`: `:!P`, `:^P`, `:(exclude)P` with `P`
+/// written literally (no glob, no other magic), which git matches as a path and what is under it.
+fn excluded(word: &str, cwd: &Path) -> Option<PathBuf> {
+    let rest = word.strip_prefix(':')?;
+    let path = rest.strip_prefix(['!', '^']).or_else(|| rest.strip_prefix("(exclude)"))?;
+    let literal =
+        !path.is_empty() && !path.starts_with([':', '(', '!', '^', '/']) && !path.contains(['*', '?', '[', '\\']);
+    literal.then(|| lexical(&cwd.join(path)))
 }
 
 /// What a pathspec can reach: its path, or for one with magic the top,

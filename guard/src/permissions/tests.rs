@@ -982,6 +982,48 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(status.success(), "git {args:?}");
 }
 
+/// A pathspec with magic is a pathspec, not an index path that narrows what git prints to itself:
+/// `git diff -- ':!src'` printed every other tracked file, .env among them, unchecked. An
+/// exclude pathspec naming a path literally leaves that path out, and a refusal names the one
+/// that leaves out the file it found.
+#[test]
+fn git_exclude_pathspecs_leave_out_only_what_they_name() {
+    let (s, p, file) = qa();
+    git(&s.root, &["init", "-q"]);
+    git(&s.root, &["add", "qa", ".env", "src"]);
+    let env = deny("Read(./.env)", &file);
+    let top = |command: &str| {
+        format!("`git {command}` reads the files git tracks under its working directory {}", s.root.display())
+    };
+    let secret = deny("Read(./qa/secret/**)", &file);
+    for (command, rule, program, found) in [
+        ("git diff -- ':!src'", &secret, "diff", "qa/secret/plan.txt"),
+        ("git diff ':(exclude)src'", &secret, "diff", "qa/secret/plan.txt"),
+        ("git log -p -- . ':^qa'", &env, "log", ".env"),
+        ("git grep plans -- ':!src'", &secret, "grep", "qa/secret/plan.txt"),
+        ("git archive HEAD -- ':!qa'", &env, "archive", ".env"),
+        ("git show HEAD -- ':(top)src'", &secret, "show", "qa/secret/plan.txt"),
+        // A glob is not read as the paths it matches: nothing is taken as left out.
+        ("git diff -- . ':!q*'", &secret, "diff", "qa/secret/plan.txt"),
+    ] {
+        let part = format!("{}, {found} among it (the pathspec ':!{found}' leaves it out)", top(program));
+        assert_eq!(p.check_shell(command, &s.root), because(rule.clone(), &part), "{command}");
+    }
+    for command in [
+        "git diff -- . ':!.env' ':!qa/secret'",
+        "git grep plans -- ':^.env' ':(exclude)qa/secret'",
+        "cd qa && git diff -- ':!secret' ':!../.env'",
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // A command that takes no pathspecs is told no pathspec to use.
+    let part = format!("{}, qa/secret/plan.txt among it", top("bundle"));
+    assert_eq!(p.check_shell("git bundle create /tmp/b --all", &s.root), because(secret, &part));
+}
+
+/// How a refusal of a git command's tracked files names the pathspec that leaves out the one found.
+const LEFT_OUT: &str = " (the pathspec ':!qa/secret/plan.txt' leaves it out)";
+
 #[test]
 fn what_git_prints_of_the_files_it_holds_is_read() {
     let (s, p, file) = qa();
@@ -1042,7 +1084,7 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
     }
     assert_eq!(
         p.check_shell("git grep plans", &s.root),
-        because(secret.clone(), &format!("{}, qa/secret/plan.txt among it", top("grep")))
+        because(secret.clone(), &format!("{}, qa/secret/plan.txt among it{LEFT_OUT}", top("grep")))
     );
     // Contents left out, or only what no rule covers.
     for command in [
