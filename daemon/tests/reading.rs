@@ -854,3 +854,75 @@ fn sixteen_threads_of_mixed_reads_and_edits_stay_correct() {
         done_rx.recv_timeout(Duration::from_secs(120)).expect("a worker is stuck: deadlock");
     }
 }
+
+/// QA: lines numbered from the version a session read were applied to the file another process
+/// had since changed, on other lines and without a word. Such an edit is refused until the
+/// session sees the new version; one by a session that holds nothing of the file goes ahead.
+#[test]
+fn an_edit_by_line_numbers_of_a_file_changed_since_it_was_read_is_refused() {
+    let p = Project::new();
+    p.write("l.txt", "a1\na2\na3\na4\n");
+    p.read("s", "l.txt", "full", false);
+    p.write("l.txt", "NEW0\na1\na2\na3\na4\n");
+    let by_number = EditParams {
+        path: "l.txt".into(),
+        new_string: "a3 (edited)".into(),
+        lines: Some((3, 3)),
+        ..Default::default()
+    };
+    let e = p.engine.edit(&p.caller("s"), &by_number).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::FailedPrecondition, "{e}");
+    assert!(
+        e.message.contains("changed since this session last read or wrote it") && e.message.contains("mode=diff"),
+        "{e}"
+    );
+    assert_eq!(p.text("l.txt"), "NEW0\na1\na2\na3\na4\n", "left as it was");
+    let diff = p.read("s", "l.txt", "diff", false);
+    assert!(diff.content.contains("NEW0"), "the change, or the file when that is shorter: {}", diff.content);
+    let at_new_numbers = EditParams { lines: Some((4, 4)), ..by_number.clone() };
+    p.engine.edit(&p.caller("s"), &at_new_numbers).unwrap();
+    assert_eq!(p.text("l.txt"), "NEW0\na1\na2\na3 (edited)\na4\n");
+    // Its own edit keeps it in step: the next numbers are the file's as it wrote it.
+    p.engine
+        .edit(
+            &p.caller("s"),
+            &EditParams { new_string: "a4 (edited)".into(), lines: Some((5, 5)), ..by_number.clone() },
+        )
+        .unwrap();
+    // A session that never read the file has no version to hold the numbers to.
+    p.engine
+        .edit(&p.caller("other"), &EditParams { new_string: "zero".into(), lines: Some((1, 1)), ..by_number })
+        .unwrap();
+    assert_eq!(p.text("l.txt"), "zero\na1\na2\na3 (edited)\na4 (edited)\n");
+}
+
+/// QA: an empty file (`touch __init__.py`) could be given content by no edit: its text cannot be
+/// named, it has no line to number, and creating refuses an existing file. An empty old text
+/// fills it; one that is not empty is still refused.
+#[test]
+fn an_empty_file_is_filled_by_an_edit_with_no_old_text() {
+    let p = Project::new();
+    p.write("__init__.py", "");
+    let fill = EditParams { path: "__init__.py".into(), new_string: "x = 1\n".into(), ..Default::default() };
+    let out = p.engine.edit(&p.caller("s"), &fill).unwrap();
+    assert_eq!((out.replacements, out.created), (1, false));
+    assert_eq!(p.text("__init__.py"), "x = 1\n");
+    let e = p.engine.edit(&p.caller("s"), &fill).unwrap_err();
+    assert!(e.message.starts_with("old_string is empty"), "{e}");
+    assert_eq!(p.text("__init__.py"), "x = 1\n");
+    p.write("empty.py", "");
+    let created = EditParams { path: "empty.py".into(), create: true, ..fill };
+    p.engine.edit(&p.caller("s"), &created).unwrap();
+    assert_eq!(p.text("empty.py"), "x = 1\n");
+}
+
+/// QA: `ctx_edit` of `.` was refused as a directory, and then its failure was recorded under an
+/// empty path, which the store refused: gain and doctor reported lost accounting until a restart.
+#[test]
+fn a_refused_edit_of_the_project_root_is_recorded_without_an_alarm() {
+    let p = Project::new();
+    let e = p.edit("s", ".", "a", "b").unwrap_err();
+    assert!(e.message.contains("directory"), "{e}");
+    let (_, report, lost) = p.engine.gain("all", "none", 0, 0).unwrap();
+    assert!(lost.is_none(), "{report}");
+}

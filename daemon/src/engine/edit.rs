@@ -243,7 +243,16 @@ impl Engine {
         if params.lines.is_some() && !params.old_string.is_empty() {
             return Err(EngineError::invalid(format!("give {old_text} or a line range, not both")));
         }
-        if params.old_string.is_empty() && params.lines.is_none() {
+        // The content is read from a descriptor checked to be inside what
+        // may be edited: a symlink swapped in since the path was resolved
+        // does not bring another file's text into this one.
+        let opened = scope.open_resolved(path, &shown)?;
+        scope.check_writable(&opened.real, &shown)?;
+        let before = load(opened.file, path, config.max_read_bytes)?;
+        // An empty file has no text to name and no line to number: an empty old text fills it,
+        // overwriting nothing (`touch __init__.py` left no way in but the shell).
+        let fills_empty = params.old_string.is_empty() && params.lines.is_none() && before.text.is_empty();
+        if params.old_string.is_empty() && params.lines.is_none() && !fills_empty {
             let surface = params.surface;
             // Creating never overwrites: a file's content is replaced only through text or lines the
             // agent names, which the preimage check holds to what it saw.
@@ -258,18 +267,18 @@ impl Engine {
                 surface.edit_lines()
             )));
         }
-        // The content is read from a descriptor checked to be inside what
-        // may be edited: a symlink swapped in since the path was resolved
-        // does not bring another file's text into this one.
-        let opened = scope.open_resolved(path, &shown)?;
-        scope.check_writable(&opened.real, &shown)?;
-        let before = load(opened.file, path, config.max_read_bytes)?;
+        if let Some((start, end)) = params.lines {
+            let session = SessionIn { project: &scope.root, id: caller.session };
+            self.refuse_moved_lines(session, path, before.hash, (start, end), &shown, params.surface)?;
+        }
         let not_applied = format!("{shown} was not edited");
         stop.check(&not_applied)?;
         // In a file whose every line ends in CRLF, the agent's LF line breaks mean the file's own, as
         // in an editor: the text it replaces is matched, and what it writes is written, with CRLF.
         let crlf = ends_lines_with_crlf(&before.text);
-        let (after, replacements) = if let Some((start, end)) = params.lines {
+        let (after, replacements) = if fills_empty {
+            (self.restored(config, "", params, &shown)?.into_owned(), 1)
+        } else if let Some((start, end)) = params.lines {
             let lines = line_range(&before.text, start, end, &shown, params.surface)?;
             self.refuse_cut_secret(config, &before.text, (start, end), &shown)?;
             let new = in_line_breaks(self.restored(config, &before.text[lines.clone()], params, &shown)?, crlf);
@@ -339,6 +348,30 @@ impl Engine {
 }
 
 impl Engine {
+    /// Refuses an edit by line numbers of a file that changed since the session last held it:
+    /// the numbers are those of the version it saw, and lines inserted above since would put the
+    /// edit on other lines, silently (a formatter, a pull, another agent). A session that holds
+    /// nothing of the file (it saw the numbers in a search or a range) is not refused: there is no
+    /// version to hold them to.
+    fn refuse_moved_lines(
+        &self,
+        session: SessionIn<'_>,
+        path: &Path,
+        now: blake3::Hash,
+        (start, end): (u32, u32),
+        shown: &str,
+        surface: Surface,
+    ) -> EngineResult<()> {
+        match self.reader.deliveries.held(session, path) {
+            Some(held) if held.hash != now => Err(EngineError::precondition(format!(
+                "{shown} was not edited: it changed since this session last read or wrote it, so lines {start}-{end} \
+                 may not be the lines you mean; read it again ({} shows what changed) and give the numbers from that",
+                surface.mode("diff")
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The edit's new text with each redaction marker given back the secret it stands for in
     /// `replaced` (see `Redaction::restore`); refused when a secret there would be lost under a
     /// marker moved onto a changed line.

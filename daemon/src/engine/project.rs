@@ -293,8 +293,14 @@ impl Scope {
     }
 
     /// How a resolved path is shown: relative to the root when inside it.
+    /// `path` from the project's root, the root itself being `.` (an empty name was refused by
+    /// the session store: `ctx_edit` of `.` failed to record its failure).
     pub fn display(&self, path: &Path) -> String {
-        path.strip_prefix(&self.root).map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
+        match path.strip_prefix(&self.root) {
+            Ok(inside) if inside.as_os_str().is_empty() => ".".to_string(),
+            Ok(inside) => inside.display().to_string(),
+            Err(_) => path.display().to_string(),
+        }
     }
 }
 
