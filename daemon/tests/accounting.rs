@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 use common::{Project, code};
 use lean_ctx_common::framing;
 use lean_ctxd::engine::read::ReadParams;
+use lean_ctxd::engine::shell::exec::ExecOutcome;
+use lean_ctxd::engine::shell::spool::Output;
 use lean_ctxd::engine::tokens::count_uncached;
 
 fn tokens(text: &str) -> u64 {
@@ -177,12 +179,22 @@ fn the_handoff_names_files_edited_and_how_the_last_tests_ended() {
     p.engine.shape_output(&caller, &project, "pytest -q", b"3 passed\n", 0, false);
     // Piped into `tail`, whose exit status the line has: a test run, but not a passed one.
     p.engine.shape_output(&caller, &project, "cd tests && pytest -x 2>&1 | tail -2", b"1 failed\n", 0, false);
+    // QA: killed by its timeout before the tests started, it was said to have failed (exit 137).
+    let timed_out = ExecOutcome {
+        output: Output::Whole(b"".to_vec()),
+        exit_code: 137,
+        timed_out: true,
+        cancelled: false,
+        duration: std::time::Duration::from_millis(500),
+    };
+    p.engine.shape_outcome(&caller, &project, "sleep 5; python3 -m unittest", &timed_out, false, true);
 
     let status = p.engine.session_action(&caller, "status", "", "", 0).unwrap().text;
     // The two refused edits changed nothing: counted apart.
-    assert!(status.contains("files read 2 · edits 3 applied, 2 failed · commands 4"), "{status}");
+    assert!(status.contains("files read 2 · edits 3 applied, 2 failed · commands 5"), "{status}");
     let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
     let expected = "Last test runs:\n\
+                    - sleep 5; python3 -m unittest: did not finish (timed out or cancelled)\n\
                     - cd tests && pytest -x 2>&1 | tail -2: ran; outcome unknown: the line exited 0, and it ends \
                     with `tail`\n\
                     - pytest -q: passed\n\

@@ -173,7 +173,7 @@ fn test_runs(commands: &[CommandRun]) -> Vec<String> {
         }
         seen.push(run.command.as_str());
         let outcome = match (&run.kind, run.exit_code) {
-            (_, None) => "did not finish".to_string(),
+            (_, None) => "did not finish (timed out or cancelled)".to_string(),
             // The line's status is its last program's (`| tail` exits 0 whatever the tests did).
             (CommandKind::TestNotLast { last }, Some(code)) => {
                 format!("ran; outcome unknown: the line exited {code}, and it ends with `{last}`")
@@ -388,7 +388,7 @@ mod tests {
                         Last test runs:\n\
                         - pytest -q 2>&1 | tail -3: ran; outcome unknown: the line exited 0, and it ends with `tail`\n\
                         - cargo test -p x: passed\n\
-                        - pytest -q: did not finish\n\
+                        - pytest -q: did not finish (timed out or cancelled)\n\
                         Files edited:\n\
                         - src/b.rs: applied 0, failed 2, the last attempt failed\n\
                         - src/c.rs: applied 1\n\

@@ -330,7 +330,7 @@ mod tests {
         let killed = Journal::beside(&path);
         let made = killed.append(&Work::Event(Queued::from(&read_event("/p", "s1", "full", 10, 4)))).unwrap();
         killed.append(&Work::Event(Queued::from(&read_event("/p", "s1", "map", 10, 2)))).unwrap();
-        let record = Record::Command { command: "cargo test".into(), exit_code: 1, kind: CommandKind::Test };
+        let record = Record::Command { command: "cargo test".into(), exit_code: Some(1), kind: CommandKind::Test };
         let session =
             Write::Session { id: "s1".into(), project: "/p".into(), agent: "a".into(), at_ms: called, record };
         killed.append(&Work::Write(session)).unwrap();
@@ -364,7 +364,8 @@ mod tests {
         let path = dir.path().join("state.db");
         let journal = Journal::beside(&path);
         let command = |n: usize| {
-            let record = Record::Command { command: format!("cargo test {n}"), exit_code: 0, kind: CommandKind::Test };
+            let record =
+                Record::Command { command: format!("cargo test {n}"), exit_code: Some(0), kind: CommandKind::Test };
             Work::Write(Write::Session { id: "s1".into(), project: "/p".into(), agent: "a".into(), at_ms: 1, record })
         };
         // The oldest write waits throughout (another process holds state.db's lock, say).
@@ -427,7 +428,7 @@ mod tests {
             project: "/p".into(),
             agent: "a".into(),
             at_ms: 1,
-            record: Record::Command { command: "cargo test".into(), exit_code: 0, kind: CommandKind::Test },
+            record: Record::Command { command: "cargo test".into(), exit_code: Some(0), kind: CommandKind::Test },
         });
         journal.append(&waiting).unwrap();
         let path = std::fs::read_dir(dir.path().join("journal")).unwrap().next().unwrap().unwrap().path();

@@ -262,8 +262,9 @@ impl Memory {
         self.in_session(caller, project, Record::Edit { path: path.to_string(), result });
     }
 
-    /// The session ran `command`, which exited with `exit_code`.
-    pub fn ran(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: i32, kind: CommandKind) {
+    /// The session ran `command`, which exited with `exit_code` (`None`: it did not finish, its
+    /// status being the kill's of a timeout or a cancel, not the command's).
+    pub fn ran(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: Option<i32>, kind: CommandKind) {
         self.in_session(caller, project, Record::Command { command: command.to_string(), exit_code, kind });
     }
 

@@ -27,9 +27,21 @@ pub(super) enum Write {
 /// What a call adds to its session.
 #[derive(Serialize, Deserialize)]
 pub(super) enum Record {
-    File { path: String, mode: String, tokens: u64 },
-    Edit { path: String, result: EditResult },
-    Command { command: String, exit_code: i32, kind: CommandKind },
+    File {
+        path: String,
+        mode: String,
+        tokens: u64,
+    },
+    Edit {
+        path: String,
+        result: EditResult,
+    },
+    /// `exit_code`: `None` when it did not finish (timed out, cancelled).
+    Command {
+        command: String,
+        exit_code: Option<i32>,
+        kind: CommandKind,
+    },
 }
 
 /// An [`ArchiveEntry`] that owns its text; its bytes are in the blob.
@@ -56,7 +68,7 @@ impl Write {
                     Record::File { path, mode, tokens } => store.record_file(session, path, mode, *tokens, *at_ms),
                     Record::Edit { path, result } => store.record_edit(session, path, *result, *at_ms).map(drop),
                     Record::Command { command, exit_code, kind } => {
-                        store.record_command(session, command, Some(*exit_code), kind.clone(), *at_ms).map(drop)
+                        store.record_command(session, command, *exit_code, kind.clone(), *at_ms).map(drop)
                     }
                 }
             }

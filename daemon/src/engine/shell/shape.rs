@@ -122,7 +122,13 @@ impl Engine {
                 shaped.sent_tokens = self.tokens.count(&answer) as u64;
             }
         }
-        self.account(caller, project, command, exit_code, &shaped);
+        self.account(
+            caller,
+            project,
+            command,
+            (!outcome.timed_out && !outcome.cancelled).then_some(exit_code),
+            &shaped,
+        );
         shaped
     }
 
@@ -138,7 +144,7 @@ impl Engine {
     ) -> Shaped {
         let command = &self.masked_command(command);
         let shaped = self.shaped_whole(caller, project, command, output, exit_code, raw);
-        self.account(caller, project, command, exit_code, &shaped);
+        self.account(caller, project, command, Some(exit_code), &shaped);
         shaped
     }
 
@@ -252,7 +258,7 @@ impl Engine {
     }
 
     /// Records a shaped run in the ledger and in the caller's session.
-    fn account(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: i32, shaped: &Shaped) {
+    fn account(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: Option<i32>, shaped: &Shaped) {
         self.memory.record(&Event {
             at_ms: now_ms(),
             project,
