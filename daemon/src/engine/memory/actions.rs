@@ -65,6 +65,19 @@ fn require<'a>(what: &str, value: &'a str, action: &str) -> EngineResult<&'a str
     Ok(v)
 }
 
+/// A key or category given: one line of text. One holding a control character (a line break, a
+/// NUL) was stored as given and listed with a space for it, so the key `list` showed found no
+/// fact.
+fn one_line<'a>(what: &str, value: &'a str) -> EngineResult<&'a str> {
+    match value.chars().find(|c| c.is_control()) {
+        Some(c) => Err(EngineError::invalid(format!(
+            "a {what} is one line of text: this one holds the control character U+{:04X}; write a space or leave it out",
+            u32::from(c)
+        ))),
+        None => Ok(value),
+    }
+}
+
 impl Engine {
     /// One ctx_session action on `session_id`, or, when that is empty, on
     /// the caller's own session.
@@ -176,7 +189,7 @@ impl Engine {
         let limit = limit_or_default(p.limit);
         // Memory holds categories and keys masked (see `remember`), so one given to find a fact
         // is masked the same way, and no answer repeats a secret it was given.
-        let (category, category_secrets) = match p.category.trim() {
+        let (category, category_secrets) = match one_line("category", p.category.trim())? {
             "" => (None, 0),
             given => {
                 let (masked, secrets) = self.masked(given);
@@ -184,7 +197,9 @@ impl Engine {
             }
         };
         let category = category.as_deref();
-        let masked_key = |action: &str| require("key", &p.key, action).map(|key| self.masked(key).0);
+        let masked_key = |action: &str| {
+            require("key", &p.key, action).and_then(|key| one_line("key", key)).map(|key| self.masked(key).0)
+        };
         // The facts a listing found, as many as the limit shows and a count of the rest; a
         // category holding no fact at all is named as such, not blamed on a query.
         let listing = |mut facts: Vec<Fact>, empty: &str| -> EngineResult<(String, Vec<Fact>)> {
@@ -202,7 +217,7 @@ impl Engine {
         };
         match p.action.trim() {
             "remember" => {
-                let key = require("key", &p.key, "remember")?;
+                let key = one_line("key", require("key", &p.key, "remember")?)?;
                 let value = require("value", &p.value, "remember")?;
                 if p.confidence.is_some_and(|confidence| !(0.0..=1.0).contains(&confidence)) {
                     return Err(EngineError::invalid("confidence must be between 0 and 1"));
