@@ -267,3 +267,38 @@ fn a_silent_run_and_a_timed_out_run_book_the_lines_the_agent_reads_after_the_out
     book.add(None, tokens("started\n"), tokens(&killed));
     assert_eq!(gain(&p, "none"), book.0);
 }
+
+/// QA: a background job's output went with every `status` and `list` after it ended, and was
+/// booked once: three polls sent it three times against one booking. A listing sends it once;
+/// `status` sends it again and books it again, saving nothing.
+#[test]
+fn a_job_output_sent_again_is_booked_again_and_a_listing_sends_it_once() {
+    let p = Project::new();
+    let caller = p.caller("s");
+    let command = "seq 1 3000";
+    let run = lean_ctxd::engine::shell::run::RunParams { command: command.into(), ..Default::default() };
+    let id = p.engine.start_job(&caller, &run).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    // The first listing after it ended sends its output, booked once.
+    let first = loop {
+        let mut views = p.engine.job_action(&caller, "list", id, false).unwrap();
+        if views[0].info.outcome.is_some() {
+            break views.remove(0).shaped.expect("the first answer after it ended sends the output").unwrap();
+        }
+        assert!(std::time::Instant::now() < deadline, "job {id} did not end");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let shown = |action: &str| {
+        let mut views = p.engine.job_action(&caller, action, id, false).unwrap();
+        views.remove(0).shaped.map(|shaped| shaped.unwrap())
+    };
+    let booked = gain(&p, "tool");
+    let (events, raw, sent) = booked[&Some("shell".to_string())];
+    assert_eq!((events, sent), (1, first.sent_tokens), "{booked:?}");
+    assert!(raw > sent, "the first answer saves: {booked:?}");
+    assert!(shown("list").is_none(), "a listing does not send it again");
+    assert_eq!(gain(&p, "tool")[&Some("shell".to_string())].0, 1, "nor books it");
+    let again = shown("status").expect("status sends it again");
+    assert_eq!(again.text, first.text);
+    assert_eq!(gain(&p, "tool")[&Some("shell".to_string())], (2, raw + again.sent_tokens, sent + again.sent_tokens));
+}

@@ -272,6 +272,12 @@ async fn every_tool_works_through_the_daemon() {
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     assert!(status.contains("exit 0") && status.contains("done-in-background"), "{status}");
+    // A listing does not send a finished job's output again, and says how to get it.
+    let listed = ok(&client, "ctx_shell", json!({"background_action": "list"})).await;
+    let again = format!("[output sent earlier; background_action=status job_id={job} sends it again]");
+    assert!(listed.contains(&again) && !listed.contains("\ndone-in-background"), "{listed}");
+    let status = ok(&client, "ctx_shell", json!({"background_action": "status", "job_id": job})).await;
+    assert!(status.contains("\ndone-in-background"), "status sends it again: {status}");
 
     // ctx_search (regex, bm25, symbol), ctx_glob, ctx_tree over the project's files.
     std::fs::write(root.join("sub/util.py"), "def parse_config(path):\n    return open(path).read()\n").unwrap();

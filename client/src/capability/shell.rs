@@ -127,6 +127,9 @@ pub async fn jobs(backend: &Backend, ctx: RequestContext, q: JobsQuery, surface:
         }
         if let Some(output) = &job.output {
             push_block(&mut text, &output.text);
+        } else if job.yours && !job.running && q.action == JobsAction::List {
+            // lean-ctxd sends a finished job's output once in a listing (see `Engine::job_action`).
+            push_block(&mut text, &format!("[output sent earlier; {} sends it again]", status_hint(job, surface)));
         }
     }
     let json = json!({"jobs": jobs.iter().map(|j| json!({
@@ -160,14 +163,19 @@ fn session_tag(job_session: &str, yours: bool) -> String {
     if yours { format!(" · {name} (this one)") } else { format!(" · {name}") }
 }
 
+/// How to ask for `job`'s status.
+fn status_hint(job: &Job, surface: Surface) -> String {
+    match surface {
+        Surface::Cli => format!("`lctx jobs status {}`", job.id),
+        Surface::Mcp => format!("background_action=status job_id={}", job.id),
+    }
+}
+
 /// What a cancel did, said plainly: the job was stopped, is still being
 /// stopped, or had ended before it.
 fn cancel_note(job: &Job, surface: Surface) -> String {
     if job.running {
-        let hint = match surface {
-            Surface::Cli => format!("`lctx jobs status {}`", job.id),
-            Surface::Mcp => format!("background_action=status job_id={}", job.id),
-        };
+        let hint = status_hint(job, surface);
         format!(
             "[cancel in progress: the job and everything it started were sent a kill but have not ended yet; {hint} \
              shows when they have]"

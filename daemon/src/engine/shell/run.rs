@@ -172,7 +172,9 @@ impl Engine {
     }
 
     /// status | cancel | list, of the caller's session's jobs; `all_sessions`
-    /// lists every session's, the others' without their output.
+    /// lists every session's, the others' without their output. A finished job's output goes
+    /// with the first answer after it ended; `status` and `cancel` send it again (booked again),
+    /// `list` does not: an agent polling `list` paid for every finished job's output each time.
     pub fn job_action(
         &self,
         caller: &Caller<'_>,
@@ -190,25 +192,38 @@ impl Engine {
                 return Err(EngineError::invalid(format!("unknown job action `{other}`; valid: status, cancel, list")));
             }
         };
+        let again = action.trim() != "list";
         Ok(infos
             .into_iter()
-            .map(|info| {
-                if info.origin.is(session) { self.job_view(info) } else { JobView { info, shaped: None, yours: false } }
+            .map(|info| match info.origin.is(session) {
+                true => self.job_view(info, again),
+                false => JobView { info, shaped: None, yours: false },
             })
             .collect())
     }
 
-    fn job_view(&self, info: JobInfo) -> JobView {
+    /// The caller's own job, with its output when it has ended: shaped and booked on the first
+    /// answer after that, sent again only when `again`.
+    fn job_view(&self, info: JobInfo, again: bool) -> JobView {
+        let o = &info.origin;
+        let caller = Caller { session: &o.session, agent: &o.agent, ..Caller::default() };
         let shaped = match &info.outcome {
-            Some(Ok(outcome)) => Some(Ok(info
-                .shaped
-                .get_or_init(|| {
-                    let o = &info.origin;
-                    let caller = Caller { session: &o.session, agent: &o.agent, ..Caller::default() };
+            Some(Ok(outcome)) => {
+                let mut first = false;
+                let shaped = info.shaped.get_or_init(|| {
+                    first = true;
                     // A job's output is shown under its job line, nothing after it.
                     self.shape_outcome(&caller, &o.project, &info.command, outcome, o.raw, false)
-                })
-                .clone())),
+                });
+                match (first, again) {
+                    (true, _) => Some(Ok(shaped.clone())),
+                    (false, true) => {
+                        self.account_resent(&caller, &o.project, shaped);
+                        Some(Ok(shaped.clone()))
+                    }
+                    (false, false) => None,
+                }
+            }
             Some(Err(e)) => Some(Err(e.clone())),
             None => None,
         };

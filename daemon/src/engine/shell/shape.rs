@@ -257,6 +257,21 @@ impl Engine {
         }
     }
 
+    /// Books a shaped output sent again (a background job's, asked for once more): what the agent
+    /// would otherwise have read is the same text, so it saves nothing, and the tokens it costs
+    /// are sent all the same (a job polled three times was booked once).
+    pub(super) fn account_resent(&self, caller: &Caller<'_>, project: &str, shaped: &Shaped) {
+        self.memory.record(&Event {
+            at_ms: now_ms(),
+            project,
+            session: (!caller.session.is_empty()).then_some(caller.session),
+            tool: "shell",
+            shape: Shape::Family(&shaped.family),
+            raw_tokens: shaped.sent_tokens,
+            sent_tokens: shaped.sent_tokens,
+        });
+    }
+
     /// Records a shaped run in the ledger and in the caller's session.
     fn account(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: Option<i32>, shaped: &Shaped) {
         self.memory.record(&Event {
