@@ -233,6 +233,10 @@ fn a_handoff_says_what_it_left_out_and_a_limit_shows_it() {
     let all = p.engine.session_action(&caller, "handoff", "", "", 20).unwrap().text;
     assert_eq!(all.matches("- finding").count(), 12, "{all}");
     assert!(!all.contains("not shown"), "{all}");
+    // QA: 5,000 showed 100 and said a larger limit shows more; past what a handoff shows, refused.
+    let Err(refused) = p.engine.session_action(&caller, "handoff", "", "", 5000) else { panic!("a limit past 100") };
+    assert_eq!(refused.message, "limit 5000 is out of range: a handoff shows 1 to 100 items per list");
+    assert_eq!(p.engine.session_action(&caller, "handoff", "", "", 100).unwrap().text, all);
 }
 
 /// What ctx_shell adds after a command's output — `(no output)` for a silent success, the note

@@ -16,11 +16,12 @@
 
 use crate::Store;
 use crate::error::{Error, Result};
-use crate::session::{CommandKind, CommandRun, EditResult, EditRun, Note, Session, SessionKey};
+use crate::session::{CommandKind, CommandRun, EditResult, EditRun, MAX_NOTE_CHARS, Note, Session, SessionKey};
 
 /// Items of each list that rank before any second item of another list.
 const FIRST_TIER: usize = 3;
-/// Longest text of one item, in characters; longer ones are cut with an ellipsis.
+/// Longest text of one item but a note or the task, in characters; longer ones are cut with an
+/// ellipsis.
 const MAX_ITEM_CHARS: usize = 300;
 
 /// Sections in the order they are displayed.
@@ -125,7 +126,7 @@ fn left_out(lists: &[(Section, Vec<String>)], kept: &[Item]) -> String {
 
 /// Every list a handoff draws on, each most important first, whole.
 fn lists(session: &Session) -> Vec<(Section, Vec<String>)> {
-    let newest_first = |notes: &[Note]| notes.iter().rev().map(|note| clip(&note.text)).collect::<Vec<_>>();
+    let newest_first = |notes: &[Note]| notes.iter().rev().map(|note| clip_note(&note.text)).collect::<Vec<_>>();
     vec![
         (Section::NextSteps, newest_first(&session.next_steps)),
         (Section::Tests, test_runs(&session.commands)),
@@ -151,7 +152,7 @@ fn ranked_items(session: &Session, lists: &[(Section, Vec<String>)], per_section
         line: format!("Handoff of session {} ({}) in {}", info.id, info.agent, info.project),
     }];
     if let Some(task) = info.task.as_deref().filter(|task| !task.trim().is_empty()) {
-        ranked.push(Item { section: Section::Task, line: format!("Task: {}", clip(task)) });
+        ranked.push(Item { section: Section::Task, line: format!("Task: {}", clip_note(task)) });
     }
     for tier in [0..FIRST_TIER.min(per_section), FIRST_TIER.min(per_section)..per_section] {
         for (section, lines) in lists {
@@ -235,6 +236,18 @@ fn render(kept: &[Item]) -> String {
 }
 
 /// `text` on one line, cut to [`MAX_ITEM_CHARS`] characters.
+/// A note or the task on one line, whole: those recorded since notes hold at most
+/// [`MAX_NOTE_CHARS`] are; one recorded before is cut there, saying how long it is.
+fn clip_note(text: &str) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(MAX_NOTE_CHARS) {
+        Some((cut, _)) => {
+            format!("{}… [{MAX_NOTE_CHARS} of {} characters]", &one_line[..cut], one_line.chars().count())
+        }
+        None => one_line,
+    }
+}
+
 fn clip(text: &str) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     match one_line.char_indices().nth(MAX_ITEM_CHARS) {
@@ -356,15 +369,34 @@ mod tests {
         assert!(text.contains("src/file11.rs") && !text.contains("step number 8"), "{text}");
     }
 
+    /// A note or the task is shown whole, on one line: one past what a handoff shows whole is
+    /// refused (a QA pass stored 100,000 characters and read back 300, unsaid). Other items (a
+    /// command line, a path) are cut with an ellipsis.
     #[test]
-    fn long_items_are_clipped_and_flattened() {
+    fn notes_are_shown_whole_and_flattened_and_long_items_clipped() {
         let (_dir, mut store) = temp_store();
         store.touch_session(S1, "a", now_ms()).unwrap();
-        store.set_task(S1, &format!("line one\nline two {}", "x".repeat(1000))).unwrap();
+        let task = format!("line one\nline two {}", "x".repeat(MAX_NOTE_CHARS - 18));
+        store.set_task(S1, &task).unwrap();
+        let long = "y".repeat(MAX_NOTE_CHARS + 1);
+        let refused = store.add_note(S1, NoteKind::Finding, &long).unwrap_err().to_string();
+        assert!(
+            refused.contains("the finding is 1001 characters; a session's finding holds at most 1000"),
+            "{refused}"
+        );
+        assert!(store.set_task(S1, &long).is_err());
+        store
+            .record_command(S1, &format!("cargo test {}", "z".repeat(400)), Some(0), CommandKind::Test, now_ms())
+            .unwrap();
         let text = store.handoff(S1, budget(10_000), &|text: &str| text.len()).unwrap();
-        let task = text.lines().nth(1).unwrap();
-        assert!(task.starts_with("Task: line one line two x") && task.ends_with('…'), "{task}");
-        assert_eq!(task.chars().count(), "Task: ".len() + MAX_ITEM_CHARS + 1);
+        let shown = text.lines().nth(1).unwrap();
+        assert_eq!(shown, format!("Task: {}", task.replace('\n', " ")));
+        let command = text.lines().find(|line| line.starts_with("- cargo test")).unwrap();
+        assert!(command.ends_with("…: passed"), "{command}");
+        assert_eq!(command.chars().count(), "- ".len() + MAX_ITEM_CHARS + 1 + ": passed".len());
+        // A note stored before the limit is cut there, saying how long it was.
+        let cut = clip_note(&"w".repeat(MAX_NOTE_CHARS + 500));
+        assert!(cut.ends_with("… [1000 of 1500 characters]"), "{cut}");
     }
 
     #[test]

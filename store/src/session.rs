@@ -149,6 +149,7 @@ impl Store {
 
     /// Sets (replaces) the task the session works on.
     pub fn set_task(&mut self, session: SessionKey<'_>, task: &str) -> Result<()> {
+        at_most_note("task", task)?;
         let tx = self.write()?;
         let key = bump(&tx, session, now_ms())?;
         tx.execute("UPDATE sessions SET task = ?2 WHERE key = ?1", params![key, task])?;
@@ -160,6 +161,7 @@ impl Store {
     /// are addressed by no number, so the row id, shared by every session, is not handed out.
     pub fn add_note(&mut self, session: SessionKey<'_>, kind: NoteKind, text: &str) -> Result<u64> {
         non_empty("note text", text)?;
+        at_most_note(if kind == NoteKind::NextStep { "next step" } else { kind.as_str() }, text)?;
         let now = now_ms();
         let tx = self.write()?;
         let key = bump(&tx, session, now)?;
@@ -377,6 +379,23 @@ fn bump(conn: &Connection, session: SessionKey<'_>, now: i64) -> Result<i64> {
     )
     .optional()?
     .ok_or_else(|| not_found(session))
+}
+
+/// Longest task or note, in characters: what a handoff shows of one whole. A longer one was
+/// stored whole (100,000 characters) and shown cut at 300, with no way to read the rest; a long
+/// text belongs in the project's knowledge (16 KiB a value) or a file.
+pub const MAX_NOTE_CHARS: usize = 1_000;
+
+fn at_most_note(what: &str, text: &str) -> Result<()> {
+    let chars = text.chars().count();
+    if chars <= MAX_NOTE_CHARS {
+        return Ok(());
+    }
+    Err(Error::InvalidInput(format!(
+        "the {what} is {chars} characters; a session's {what} holds at most {MAX_NOTE_CHARS}, which its handoff \
+         shows whole: shorten it, and keep the detail in the project's knowledge (ctx_knowledge remember) or a \
+         file, named here"
+    )))
 }
 
 #[cfg(test)]

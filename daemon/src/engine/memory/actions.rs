@@ -20,13 +20,19 @@ const HANDOFF_ITEMS: usize = 10;
 /// shows by counting the tokens of each longer prefix of them, which grows with the square.
 const HANDOFF_MAX_ITEMS: usize = 100;
 
-/// A handoff's budget for `limit` items per list (0: the default).
-fn handoff_budget(limit: u32) -> HandoffBudget {
+/// A handoff's budget for `limit` items per list (0: the default); past [`HANDOFF_MAX_ITEMS`]
+/// refused, not cut (a handoff asked for 5,000 showed 100 and said a larger limit shows more).
+fn handoff_budget(limit: u32) -> EngineResult<HandoffBudget> {
     let per_section = match usize::try_from(limit) {
-        Ok(0) | Err(_) => HANDOFF_ITEMS,
-        Ok(limit) => limit.min(HANDOFF_MAX_ITEMS),
+        Ok(0) => HANDOFF_ITEMS,
+        Ok(limit) if limit <= HANDOFF_MAX_ITEMS => limit,
+        _ => {
+            return Err(EngineError::invalid(format!(
+                "limit {limit} is out of range: a handoff shows 1 to {HANDOFF_MAX_ITEMS} items per list"
+            )));
+        }
     };
-    HandoffBudget { max_tokens: HANDOFF_TOKENS * per_section.div_ceil(HANDOFF_ITEMS), per_section }
+    Ok(HandoffBudget { max_tokens: HANDOFF_TOKENS * per_section.div_ceil(HANDOFF_ITEMS), per_section })
 }
 const DEFAULT_LIMIT: usize = 20;
 
@@ -121,7 +127,8 @@ impl Engine {
                 return match previous {
                     Some(info) => {
                         let key = SessionKey { project: &project, id: &info.id };
-                        let text = self.memory.with(|s| s.handoff(key, handoff_budget(limit), &count_uncached))?;
+                        let budget = handoff_budget(limit)?;
+                        let text = self.memory.with(|s| s.handoff(key, budget, &count_uncached))?;
                         Ok(SessionAnswer { text, session_id: info.id })
                     }
                     None => answer(format!("no earlier session in {project}")),
@@ -147,7 +154,8 @@ impl Engine {
                 if matches!(action, "status" | "") {
                     render::session_status(&session)
                 } else {
-                    self.memory.with(|s| s.handoff(key, handoff_budget(limit), &count_uncached))?
+                    let budget = handoff_budget(limit)?;
+                    self.memory.with(|s| s.handoff(key, budget, &count_uncached))?
                 }
             }
             "task" => {
