@@ -306,3 +306,33 @@ fn a_job_output_sent_again_is_booked_again_and_a_listing_sends_it_once() {
     assert_eq!(again.text, first.text);
     assert_eq!(gain(&p, "tool")[&Some("shell".to_string())], (2, raw + again.sent_tokens, sent + again.sent_tokens));
 }
+
+/// QA: a background test run that ended was recorded in its session only when its output was
+/// asked for, so a handoff made before that (or never after) left it out of the last test runs.
+#[test]
+fn a_background_test_run_that_ended_is_in_the_handoff_unpolled() {
+    let p = Project::new();
+    let caller = p.caller("s");
+    let command = "cargo test --manifest-path /nonexistent/Cargo.toml";
+    let run = lean_ctxd::engine::shell::run::RunParams { command: command.into(), ..Default::default() };
+    let id = p.engine.start_job(&caller, &run).unwrap();
+    // Watched from another session, which sees every job's state but records none of this one's.
+    let other = p.caller("other");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while p
+        .engine
+        .job_action(&other, "list", 0, true)
+        .unwrap()
+        .iter()
+        .any(|v| v.info.id == id && v.info.outcome.is_none())
+    {
+        assert!(std::time::Instant::now() < deadline, "job {id} did not end");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
+    assert!(handoff.contains(&format!("Last test runs:\n- {command}: failed (exit ")), "{handoff}");
+    // Recorded once, however often asked for since.
+    p.engine.job_action(&caller, "status", id, false).unwrap();
+    let status = p.engine.session_action(&caller, "status", "", "", 0).unwrap().text;
+    assert!(status.contains("commands 1"), "{status}");
+}

@@ -108,6 +108,7 @@ impl Engine {
         let named = session_id.trim();
         let id = if named.is_empty() { caller.session } else { named };
         let own = id == caller.session;
+        self.record_finished_jobs(crate::engine::session::SessionIn { project: &scope.root, id });
         let action = action.trim();
         let answer = |text: String| Ok(SessionAnswer { text, session_id: id.to_string() });
         match action {

@@ -263,13 +263,19 @@ impl Memory {
     }
 
     /// The session ran `command`, which exited with `exit_code` (`None`: it did not finish, its
-    /// status being the kill's of a timeout or a cancel, not the command's).
-    pub fn ran(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: Option<i32>, kind: CommandKind) {
-        self.in_session(caller, project, Record::Command { command: command.to_string(), exit_code, kind });
+    /// status being the kill's of a timeout or a cancel, not the command's), ending at `at_ms`.
+    pub fn ran(&self, caller: &Caller<'_>, project: &str, run: (&str, Option<i32>, CommandKind), at_ms: i64) {
+        let (command, exit_code, kind) = run;
+        let record = Record::Command { command: command.to_string(), exit_code, kind };
+        self.in_session_at(caller, project, record, at_ms);
     }
 
     /// Creates or bumps the caller's session, then records `record` in it.
     fn in_session(&self, caller: &Caller<'_>, project: &str, record: Record) {
+        self.in_session_at(caller, project, record, now_ms());
+    }
+
+    fn in_session_at(&self, caller: &Caller<'_>, project: &str, record: Record, at_ms: i64) {
         if caller.session.is_empty() {
             return;
         }
@@ -277,7 +283,7 @@ impl Memory {
             id: caller.session.to_string(),
             project: project.to_string(),
             agent: caller.agent.to_string(),
-            at_ms: now_ms(),
+            at_ms,
             record,
         });
     }

@@ -393,8 +393,8 @@ mod tests {
         let caller = Caller { cwd: "/p", project_root: None, session: "s1", agent: "test", host: "" };
         let called = now_ms();
         memory.touched(&caller, "/p", "a.rs", "full", 4);
-        memory.ran(&caller, "/p", "cargo build", Some(0), CommandKind::Other);
-        memory.ran(&caller, "/p", "cargo test", Some(1), CommandKind::Test);
+        memory.ran(&caller, "/p", ("cargo build", Some(0), CommandKind::Other), now_ms());
+        memory.ran(&caller, "/p", ("cargo test", Some(1), CommandKind::Test), now_ms());
         std::thread::sleep(Duration::from_millis(500));
         holder.execute_batch("ROLLBACK").unwrap();
 

@@ -9,6 +9,7 @@
 //! command's does), and in how long finished jobs are kept.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -64,6 +65,18 @@ struct Job {
     finished_at: Arc<OnceLock<Instant>>,
     origin: Origin,
     shaped: ShapedSlot,
+    /// Its run is recorded in its session (see [`Jobs::take_unrecorded`]).
+    recorded: Arc<AtomicBool>,
+}
+
+/// A finished job whose run its session has not recorded yet.
+pub struct Finished {
+    pub command: String,
+    /// `None` when it did not finish (timed out, cancelled).
+    pub exit_code: Option<i32>,
+    /// When it ended, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    pub origin: Origin,
 }
 
 /// What a caller sees of a job.
@@ -118,6 +131,7 @@ impl Jobs {
             finished_at: Arc::new(OnceLock::new()),
             origin,
             shaped: Arc::new(OnceLock::new()),
+            recorded: Arc::new(AtomicBool::new(false)),
         };
         let (cancel, outcome, finished_at) = (job.cancel.clone(), job.outcome.clone(), job.finished_at.clone());
         table.1.insert(id, job);
@@ -177,6 +191,30 @@ impl Jobs {
             .filter(|(_, job)| all_sessions || job.origin.is(session))
             .map(|(id, job)| info(*id, job))
             .collect()
+    }
+
+    /// `session`'s jobs that have ended since it last asked, each marked recorded: its record is
+    /// made when the session's next ctx_session call or job action finds it ended, not when its
+    /// output is first asked for (a run never polled was missing from the handoff).
+    pub fn take_unrecorded(&self, session: SessionIn<'_>) -> Vec<Finished> {
+        let table = self.table.lock();
+        let ended = |job: &Job| -> Option<Finished> {
+            let (Some(Ok(outcome)), Some(end)) = (job.outcome.get(), job.finished_at.get()) else { return None };
+            if job.recorded.swap(true, Ordering::AcqRel) {
+                return None;
+            }
+            let at = job.started + (*end - job.started_at);
+            let at_ms = at
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+            Some(Finished {
+                command: job.command.clone(),
+                exit_code: (!outcome.timed_out && !outcome.cancelled).then_some(outcome.exit_code),
+                at_ms,
+                origin: job.origin.clone(),
+            })
+        };
+        table.1.values().filter(|job| job.origin.is(session)).filter_map(ended).collect()
     }
 
     /// (running, kept) for Status.

@@ -192,6 +192,7 @@ impl Engine {
                 return Err(EngineError::invalid(format!("unknown job action `{other}`; valid: status, cancel, list")));
             }
         };
+        self.record_finished_jobs(session);
         let again = action.trim() != "list";
         Ok(infos
             .into_iter()
@@ -200,6 +201,18 @@ impl Engine {
                 false => JobView { info, shaped: None, yours: false },
             })
             .collect())
+    }
+
+    /// Records in `session` each of its background jobs found ended since its last call: a test
+    /// run never polled was missing from the handoff's last test runs.
+    pub(in crate::engine) fn record_finished_jobs(&self, session: SessionIn<'_>) {
+        for ended in self.jobs.take_unrecorded(session) {
+            let o = &ended.origin;
+            let caller = Caller { session: &o.session, agent: &o.agent, ..Caller::default() };
+            let command = self.masked_command(&ended.command);
+            let run = (command.as_str(), ended.exit_code, super::shape::command_kind(&command));
+            self.memory.ran(&caller, &o.project, run, ended.at_ms);
+        }
     }
 
     /// The caller's own job, with its output when it has ended: shaped and booked on the first

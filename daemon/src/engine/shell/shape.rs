@@ -46,7 +46,7 @@ impl SweepClock {
 /// is the last program; otherwise the line's is another program's, and the
 /// run is recorded with that program, so no handoff reads `tail`'s 0 as
 /// "passed".
-fn command_kind(command: &str) -> CommandKind {
+pub(super) fn command_kind(command: &str) -> CommandKind {
     let programs = lean_ctx_shell_compress::programs(command);
     let tests = |p: &lean_ctx_shell_compress::Program| p.runs_tests;
     if !programs.iter().any(tests) {
@@ -122,13 +122,10 @@ impl Engine {
                 shaped.sent_tokens = self.tokens.count(&answer) as u64;
             }
         }
-        self.account(
-            caller,
-            project,
-            command,
-            (!outcome.timed_out && !outcome.cancelled).then_some(exit_code),
-            &shaped,
-        );
+        // A background job's run is recorded in its session when it is found ended
+        // (`Engine::record_finished_jobs`), which may be before its output is asked for.
+        let ended = (!outcome.timed_out && !outcome.cancelled).then_some(exit_code);
+        self.account(caller, project, answered.then_some((command.as_str(), ended)), &shaped);
         shaped
     }
 
@@ -144,13 +141,13 @@ impl Engine {
     ) -> Shaped {
         let command = &self.masked_command(command);
         let shaped = self.shaped_whole(caller, project, command, output, exit_code, raw);
-        self.account(caller, project, command, Some(exit_code), &shaped);
+        self.account(caller, project, Some((command, Some(exit_code))), &shaped);
         shaped
     }
 
     /// The command line with its secrets masked: it goes into the archive, session memory and
     /// logs.
-    fn masked_command(&self, command: &str) -> String {
+    pub(super) fn masked_command(&self, command: &str) -> String {
         self.guard.redaction.apply(&self.config.get(), command.to_string()).0
     }
 
@@ -272,8 +269,9 @@ impl Engine {
         });
     }
 
-    /// Records a shaped run in the ledger and in the caller's session.
-    fn account(&self, caller: &Caller<'_>, project: &str, command: &str, exit_code: Option<i32>, shaped: &Shaped) {
+    /// Records a shaped run in the ledger, and `run` (its command line and exit code) in the
+    /// caller's session.
+    fn account(&self, caller: &Caller<'_>, project: &str, run: Option<(&str, Option<i32>)>, shaped: &Shaped) {
         self.memory.record(&Event {
             at_ms: now_ms(),
             project,
@@ -283,7 +281,9 @@ impl Engine {
             raw_tokens: shaped.raw_tokens,
             sent_tokens: shaped.sent_tokens,
         });
-        self.memory.ran(caller, project, command, exit_code, command_kind(command));
+        if let Some((command, exit_code)) = run {
+            self.memory.ran(caller, project, (command, exit_code, command_kind(command)), now_ms());
+        }
     }
 
     /// Archives the output `blob` holds and returns the id the answer names. The blob was
