@@ -3588,3 +3588,14 @@ fn a_private_field_on_a_public_ones_line_is_counted() {
         assert_eq!(render_signatures(&outline(language, source)), expected, "{language:?}");
     }
 }
+
+/// An assignment of several names is outlined when any is public: attrs' `s = attributes =
+/// attrs` was dropped whole for its one-letter `s` (a QA pass), `attributes` with it. One that
+/// binds only a one-letter or private name stays out, as before.
+#[test]
+fn python_a_chained_alias_with_a_public_name_is_listed() {
+    let source = "s = attrib\nattributes = s = attrib\nT = evolve\n_x, public_y = 1, 2\nlonger = evolve\n";
+    let found = outline(Language::Python, source);
+    assert_eq!(render_signatures(&found), "2 attributes = s = attrib\n4-5 _x, public_y = 1, 2; longer = evolve\n");
+    assert_eq!(render_map(&found), "2 var attributes, s\n4-5 var _x, public_y, longer\n");
+}

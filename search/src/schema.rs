@@ -37,7 +37,8 @@ use crate::walk::FileStamp;
 // 11: a Ruby alias named by a quoted symbol (`alias_method :'scan_tag_#', :x`), and a CommonJS export
 //    of another name (`exports.Old = New`), are symbols, and each name of a declaration over
 //    several lines is at its own line: changes the fingerprint's samples do not show.
-// 12: a name an ES export list gives a local definition (`export { a as b }`) is a symbol.
+// 12: a name an ES export list gives (`export { a as b }`, from this module or another) is a
+//    symbol, and so is each name of a Python assignment binding a public one (`s = attributes`).
 pub(crate) const SCHEMA_VERSION: u32 = 12;
 
 /// What an index's `schema-version` file holds: [`SCHEMA_VERSION`], and the fingerprint of the

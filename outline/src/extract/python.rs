@@ -295,7 +295,9 @@ fn nearest<'k>(node: Node, kinds: &[&'k str]) -> Option<&'k str> {
 /// any other public name a variable (an alias, `Str = String`; a singleton, `missing =
 /// _Missing()`; a type alias; `logger`; `__version__`). Private names (`_registry`) are not
 /// outlined, nor are one-letter names (type variables), names a loop assigns again and again, or
-/// what a script's `if __name__ == "__main__":` block assigns (its run, not the module's API).
+/// what a script's `if __name__ == "__main__":` block assigns (its run, not the module's API). An
+/// assignment of several names is outlined when any is public: attrs' `s = attributes = attrs`
+/// was dropped whole for its `s`, `attributes` with it.
 fn constant(node: Node, source: &str) -> Option<Kind> {
     if in_loop(node) || nearest(node, &["function_definition", "lambda"]).is_some() || in_main_guard(node, source) {
         return None;
@@ -305,7 +307,7 @@ fn constant(node: Node, source: &str) -> Option<Kind> {
     // A dunder (`__version__`, `__author__`) is public: what the module tells its users about itself.
     let dunder = |name: &str| name.len() > 4 && name.starts_with("__") && name.ends_with("__");
     let public = |name: &str| name.len() > 1 && (!name.starts_with('_') || dunder(name));
-    if !names.iter().all(|name| public(name)) {
+    if !names.iter().any(|name| public(name)) {
         return None;
     }
     Some(module_kind(&names))

@@ -258,32 +258,29 @@ impl Engine {
     /// would otherwise have read is the same text, so it saves nothing, and the tokens it costs
     /// are sent all the same (a job polled three times was booked once).
     pub(super) fn account_resent(&self, caller: &Caller<'_>, project: &str, shaped: &Shaped) {
-        self.memory.record(&Event {
-            at_ms: now_ms(),
-            project,
-            session: (!caller.session.is_empty()).then_some(caller.session),
-            tool: "shell",
-            shape: Shape::Family(&shaped.family),
-            raw_tokens: shaped.sent_tokens,
-            sent_tokens: shaped.sent_tokens,
-        });
+        self.book(caller, project, shaped, shaped.sent_tokens);
     }
 
     /// Records a shaped run in the ledger, and `run` (its command line and exit code) in the
     /// caller's session.
     fn account(&self, caller: &Caller<'_>, project: &str, run: Option<(&str, Option<i32>)>, shaped: &Shaped) {
+        self.book(caller, project, shaped, shaped.raw_tokens);
+        if let Some((command, exit_code)) = run {
+            self.memory.ran(caller, project, (command, exit_code, command_kind(command)), now_ms());
+        }
+    }
+
+    /// One ledger event for `shaped` as sent, against `raw_tokens`.
+    fn book(&self, caller: &Caller<'_>, project: &str, shaped: &Shaped, raw_tokens: u64) {
         self.memory.record(&Event {
             at_ms: now_ms(),
             project,
             session: (!caller.session.is_empty()).then_some(caller.session),
             tool: "shell",
             shape: Shape::Family(&shaped.family),
-            raw_tokens: shaped.raw_tokens,
+            raw_tokens,
             sent_tokens: shaped.sent_tokens,
         });
-        if let Some((command, exit_code)) = run {
-            self.memory.ran(caller, project, (command, exit_code, command_kind(command)), now_ms());
-        }
     }
 
     /// Archives the output `blob` holds and returns the id the answer names. The blob was
