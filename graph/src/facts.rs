@@ -276,6 +276,7 @@ pub fn extract_from(language: Language, source: &str, outline: &Outline, tree: O
         facts.default_export = module.default_export;
         facts.inline_modules = module.inline_modules;
         facts.mixins = crate::js_mixins::extract(language, root, source, &enclosers);
+        crate::module_aliases::add(language, &outline.items, &mut facts);
     }
     facts
 }

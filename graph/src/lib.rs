@@ -26,6 +26,7 @@ mod js_fields;
 mod js_mixins;
 mod js_modules;
 mod method_sets;
+mod module_aliases;
 mod modules;
 mod names;
 mod nested;

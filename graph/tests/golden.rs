@@ -1030,3 +1030,26 @@ fn a_trace_goes_through_a_function_assigned_to_several_members() {
         ["lib/response.js:5 res::send -> res::contentType", "lib/response.js:11 res::contentType -> res::set"]
     );
 }
+
+/// A name a module gives one of its functions or imports by assignment or an export list is a
+/// way to call it: attrs' `ib = attr = attrib` in `attr/__init__.py` (its tests call `attr.ib()`
+/// 450 times) and `export { internalTwo as publicTwo }` were followed by no caller (a QA pass),
+/// and such calls were counted as a library's.
+#[test]
+fn calls_through_a_module_s_aliases_reach_the_function() {
+    let graph = project(&[
+        ("attr/_make.py", "def attrib(default=None):\n    return default\n"),
+        ("attr/__init__.py", "from ._make import attrib\n\nib = attr = attrib\n"),
+        ("tests/test_make.py", "import attr\n\n\ndef test_default():\n    attr.ib()\n    attr.attrib()\n"),
+        ("src/util.ts", "function internalTwo(): number {\n  return 2;\n}\nexport { internalTwo as publicTwo };\n"),
+        (
+            "src/main.ts",
+            "import { publicTwo as p2 } from './util';\n\nexport function run(): number {\n  return p2();\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        callers(&graph, "attrib", None),
+        ["tests/test_make.py:5 test_default [exact]", "tests/test_make.py:6 test_default [exact]"]
+    );
+    assert_eq!(callers(&graph, "internalTwo", None), ["src/main.ts:4 run [exact]"]);
+}

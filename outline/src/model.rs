@@ -137,6 +137,28 @@ impl Definition {
         several_names(&self.name).unwrap_or_else(|| vec![self.name.as_str()])
     }
 
+    /// The renames an ES export list writes, `(local, exported)` for each `local as exported` of
+    /// `export { a as b }` (and `export type { … }`), and whether the list re-exports another
+    /// module's (`export { a as b } from './m'`); none for any other definition. Names quoted
+    /// (`as "a-b"`) or `default` are left out: no code names them so.
+    pub fn export_renames(&self) -> (Vec<(&str, &str)>, bool) {
+        let head = self.signature.trim_start();
+        let list = head.strip_prefix("export").map(str::trim_start);
+        let list = list.map(|list| list.strip_prefix("type").map_or(list, str::trim_start));
+        let Some((inside, after)) = list.and_then(|list| list.strip_prefix('{')).and_then(|list| list.split_once('}'))
+        else {
+            return (Vec::new(), false);
+        };
+        let plain = |name: &str| !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        let renames = inside
+            .split(',')
+            .filter_map(|item| item.trim().strip_prefix("type ").unwrap_or(item.trim()).split_once(" as "))
+            .map(|(local, exported)| (local.trim(), exported.trim()))
+            .filter(|(local, exported)| plain(local) && plain(exported) && *exported != "default" && local != exported)
+            .collect();
+        (renames, after.trim_start().starts_with("from"))
+    }
+
     /// The name its members are qualified by (`Type::member`, `Type.member`): see
     /// [`qualifying_name`].
     pub fn owner_name(&self) -> &str {

@@ -71,7 +71,9 @@ pub(super) fn extraction(path: &Path, text: &str, fallback: &SymbolExtractor, gr
                         owner: None,
                     });
                 }
-                let renamed = renamed_here(d);
+                // A name an export list gives (`export { a as b }`, from this module or another) is
+                // defined by that line alone, found by no other name.
+                let renamed: Vec<&str> = d.export_renames().0.into_iter().map(|(_, exported)| exported).collect();
                 let lines = name_lines(&renamed, d.head_line, d.end_line, text);
                 for (name, line) in renamed.into_iter().zip(lines) {
                     out.push(Symbol { name: name.to_string(), kind: d.kind.label().into(), line, owner: None });
@@ -194,29 +196,6 @@ fn exported_here(d: &Definition) -> Option<&str> {
         .is_some_and(|rest| rest.split_once(')').is_none_or(|(_, after)| after.is_empty() || after.starts_with('.')));
     let same_name = value.rsplit('.').next() == Some(name);
     ((!named || !same_name) && !required && !name.contains(['.', ' ', ','])).then_some(name)
-}
-
-/// The names an ES export list gives under names of its own: `B` of `export { A as B }` (and
-/// `export type { A as B }`, and `export { A as B } from './m'`, a name another module's import
-/// is written with) is defined by this line alone, found by no other name; `A` is found where it
-/// is defined, `export { C }` adds no name, and `as default` is none to search for.
-fn renamed_here(d: &Definition) -> Vec<&str> {
-    let head = d.signature.trim_start();
-    let list = head.strip_prefix("export").map(str::trim_start);
-    let list = list.map(|list| list.strip_prefix("type").map_or(list, str::trim_start));
-    let Some(list) = list.and_then(|list| list.strip_prefix('{')) else { return Vec::new() };
-    let Some((inside, _)) = list.split_once('}') else { return Vec::new() };
-    inside
-        .split(',')
-        .filter_map(|item| item.trim().strip_prefix("type ").unwrap_or(item.trim()).split_once(" as "))
-        .map(|(local, exported)| (local.trim(), exported.trim()))
-        .filter(|(local, exported)| {
-            let plain =
-                |name: &str| !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
-            plain(exported) && *exported != "default" && local != exported
-        })
-        .map(|(_, exported)| exported)
-        .collect()
 }
 
 /// The line each of a declaration's names is written on, within its lines `first..=last`, in
