@@ -287,6 +287,11 @@ fn render_symbol(text: &mut String, out: &RelatedResponse, surface: Surface) {
     if out.uses_withheld > 0 {
         let _ = writeln!(text, " [{} withheld by Read rules]", out.uses_withheld);
     }
+    // The graph reads calls and type uses: cobra's `Args: NoArgs` and `getCommand(NoArgs, false)`
+    // were "uses of NoArgs (0)", which reads as dead code (a QA pass).
+    if matches!(first.kind.as_str(), "fn" | "method") {
+        text.push_str(" [calls only: where the function is passed as a value, not called, is not counted]\n");
+    }
     let mut defined: Vec<&str> = out.targets.iter().chain(&out.namesakes).map(|d| d.file.as_str()).collect();
     defined.sort_unstable();
     defined.dedup();
@@ -423,6 +428,19 @@ mod tests {
             render(&out, RelatedAction::Symbol, Surface::Cli),
             "Order (shop/models.py:5) (class)\nuses of Order (1) in 1 file:\n app.py:\n  9 call in main \
              [exact]\n`Order` is defined in: legacy/models.py, shop/models.py\n"
+        );
+    }
+
+    /// A function's uses are its calls: where it is passed as a value is not among them, and the
+    /// answer says so rather than read as dead code (cobra's `Args: NoArgs`).
+    #[test]
+    fn a_function_s_uses_say_they_are_calls_only() {
+        let target = CodeDefinition { file: "args.go".into(), line: 31, name: "NoArgs".into(), kind: "fn".into() };
+        let out = RelatedResponse { targets: vec![target], complete: true, ..Default::default() };
+        assert_eq!(
+            render(&out, RelatedAction::Symbol, Surface::Mcp),
+            "NoArgs (args.go:31) (fn)\nuses of NoArgs (0) in 0 files:\n [calls only: where the function is passed as a \
+             value, not called, is not counted]\n`NoArgs` is defined in: args.go\n"
         );
     }
 
