@@ -77,6 +77,16 @@ impl fmt::Display for SearchError {
                 "path {} is in git's own store, which is not searched; ask git (`git log`, `git config --list`) instead",
                 path.display()
             ),
+            // Rust's regex has no look-around and no backreference: no escape makes one work.
+            SearchError::InvalidRegex { column: Some(column), message, .. }
+                if message.contains("look-around") || message.contains("backreference") =>
+            {
+                write!(
+                    f,
+                    "regex parse error at column {column}: {message}; search for the text itself and narrow the \
+                     hits with a second, more exact pattern instead"
+                )
+            }
             SearchError::InvalidRegex { column: Some(column), message, .. } => write!(
                 f,
                 "regex parse error at column {column}: {message}; escape special characters (\\( \\[ \\.) to search for them literally"

@@ -117,6 +117,22 @@ mod tests {
         );
         assert!(error_of("ab[c").starts_with("regex parse error at column 3: unclosed character class"));
         assert!(error_of("x{2,1}").starts_with("regex parse error at column 2:"), "{}", error_of("x{2,1}"));
+        assert!(error_of("a(").ends_with("escape special characters (\\( \\[ \\.) to search for them literally"));
+    }
+
+    /// No escape makes a look-around or a backreference work: the advice says what does.
+    #[test]
+    fn unsupported_syntax_is_told_another_way() {
+        for pattern in ["foo(?=bar)", "(?<!x)y", r"(a)\1"] {
+            let error = error_of(pattern);
+            assert!(
+                error.ends_with(
+                    "search for the text itself and narrow the hits with a second, more exact pattern instead"
+                ),
+                "{error}"
+            );
+            assert!(!error.contains("escape"), "{error}");
+        }
     }
 
     #[test]
