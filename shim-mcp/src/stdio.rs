@@ -276,6 +276,14 @@ fn parse(line: &[u8]) -> Parsed {
         Err(e) => e,
     };
     let Ok(value) = serde_json::from_slice::<Value>(line) else {
+        // Well-formed JSON holding a number no number type holds (`"confidence": 1e400`): an
+        // error without its id could not be matched to the request by the host.
+        if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
+            let mut scan = IdScan::default();
+            scan.feed(line);
+            let why = format!("a number in the request is out of range: {error}");
+            return Parsed::Error(scan.id, ErrorData::invalid_params(why, None));
+        }
         return Parsed::Error(None, ErrorData::new(ErrorCode::PARSE_ERROR, format!("not JSON: {error}"), None));
     };
     let Some(object) = value.as_object() else {
@@ -499,6 +507,14 @@ mod tests {
             panic!("invalid params expected")
         };
         assert_eq!((id, e.code), (NumberOrString::Number(3), ErrorCode::INVALID_PARAMS));
+        // QA: `1e400` is JSON no number type holds; the answer carries the request's id.
+        let Parsed::Error(Some(id), e) = parse(
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"ctx_knowledge","arguments":{"confidence":1e400}}}"#,
+        ) else {
+            panic!("an error with the id expected")
+        };
+        assert_eq!((id, e.code), (NumberOrString::Number(9), ErrorCode::INVALID_PARAMS));
+        assert!(e.message.starts_with("a number in the request is out of range: number out of range"), "{}", e.message);
         assert!(matches!(parse(b"  \r\n"), Parsed::Skip));
         assert!(matches!(parse(br#"{"jsonrpc":"2.0","method":"tools/call","params":5}"#), Parsed::Skip));
         assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#), Parsed::Message(_)));
