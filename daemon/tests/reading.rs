@@ -914,6 +914,10 @@ fn an_empty_file_is_filled_by_an_edit_with_no_old_text() {
     let created = EditParams { path: "empty.py".into(), create: true, ..fill };
     p.engine.edit(&p.caller("s"), &created).unwrap();
     assert_eq!(p.text("empty.py"), "x = 1\n");
+    // QA: creating over a directory said it "never overwrites a file".
+    std::fs::create_dir(p.root.join("pkg")).unwrap();
+    let e = p.engine.edit(&p.caller("s"), &EditParams { path: "pkg".into(), ..created }).unwrap_err();
+    assert!(e.message.contains("directory") && !e.message.contains("overwrites"), "{e}");
 }
 
 /// QA: `ctx_edit` of `.` was refused as a directory, and then its failure was recorded under an
