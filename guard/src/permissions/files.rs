@@ -42,9 +42,9 @@ pub(super) struct WholeRead {
     /// The command reads what links under it lead to, which may be
     /// anywhere (see [`walk::Reading::follows_links`]).
     follows_links: bool,
-    /// For a git command taking pathspecs, what its exclude pathspecs
-    /// leave out (see [`git::GitReads::excluded`]); `None` for others.
-    excluded: Option<git::Exclusions>,
+    /// A git command whose reads can be narrowed by naming paths (see
+    /// [`git::GitReads::takes_pathspecs`]), which a refusal says.
+    narrowable: bool,
 }
 
 impl WholeRead {
@@ -60,11 +60,12 @@ impl WholeRead {
         if rule.matches(&self.dir) {
             return Some(self.cause.clone());
         }
-        let kept = |entry: &&PathBuf| !self.excluded.as_ref().is_some_and(|excluded| excluded.leave_out(entry));
-        let entry = tree.entries.iter().filter(kept).find(|entry| rule.matches(entry))?;
-        // What the agent can do instead: leave the file out, as git reads a pathspec.
-        let hint = self.excluded.as_ref().and_then(|excluded| excluded.pathspec_for(entry));
-        let hint = hint.map(|pathspec| format!(" (the pathspec {pathspec} leaves it out)")).unwrap_or_default();
+        let entry = tree.entries.iter().find(|entry| rule.matches(entry))?;
+        // What the agent can do instead.
+        let hint = match self.narrowable {
+            true => " (name the paths to read after `--`, leaving it out; an exclude pathspec is not taken to)",
+            false => "",
+        };
         Some(format!("{}, {} among it{hint}", self.cause, shown(entry, &self.cwd)))
     }
 }
@@ -678,7 +679,7 @@ impl<'a> Finder<'a> {
         for dir in reads.tracked {
             let cause = format!("{command} reads the files git tracks under {}", shown_dir(&dir, &self.cwd));
             let list = |dir: &Path, budget: &mut Budget| git_index::tracked(repository, dir, budget);
-            self.whole_read_by(dir, cause, Pool::GitIndex, false, list, reads.excluded.clone());
+            self.whole_read_by(dir, cause, Pool::GitIndex, false, list, reads.takes_pathspecs);
         }
         for dir in reads.everything {
             let cause = format!("{command} reads everything under {}", shown_dir(&dir, &self.cwd));
@@ -1405,7 +1406,7 @@ impl<'a> Finder<'a> {
     fn whole_read(&mut self, dir: PathBuf, cause: String, reading: Option<&walk::Reading>) {
         let follows_links = reading.is_some_and(|reading| reading.follows_links);
         let list = |dir: &Path, budget: &mut Budget| reading.and_then(|reading| walk::tree(dir, budget, reading));
-        self.whole_read_by(dir, cause, Pool::Walk, follows_links, list, None);
+        self.whole_read_by(dir, cause, Pool::Walk, follows_links, list, false);
     }
 
     /// A directory read whole as [`Finder::whole_read`] notes it, `list`
@@ -1419,7 +1420,7 @@ impl<'a> Finder<'a> {
         pool: Pool,
         follows_links: bool,
         list: impl FnOnce(&Path, &mut Budget) -> Option<walk::Tree>,
-        excluded: Option<git::Exclusions>,
+        narrowable: bool,
     ) {
         let rules = &self.permissions.rules;
         let may_read =
@@ -1436,7 +1437,7 @@ impl<'a> Finder<'a> {
             self.unknown(false, format!("{cause}, too much to list, through links that may lead anywhere"));
         }
         let cwd = self.cwd.clone();
-        self.files.whole_reads.push(WholeRead { dir, cause, cwd, listing, follows_links, excluded });
+        self.files.whole_reads.push(WholeRead { dir, cause, cwd, listing, follows_links, narrowable });
     }
 }
 

@@ -51,48 +51,17 @@ pub(crate) struct GitReads {
     pub(crate) tracked: Vec<PathBuf>,
     /// Directories it reads every file under, tracked or not.
     pub(crate) everything: Vec<PathBuf>,
-    /// What its exclude pathspecs leave out of `tracked`; `None` for a command that takes no
-    /// pathspecs (`cat-file`, `bundle`, a copy).
-    pub(crate) excluded: Option<Exclusions>,
+    /// Its reads of `tracked` can be narrowed by naming paths after `--` (not `cat-file`,
+    /// `bundle` or a copy), which a refusal says. An exclude pathspec (`:!x`) is not taken to
+    /// leave anything out: `GIT_LITERAL_PATHSPECS`, set where no check sees it (exported by an
+    /// earlier command of a lasting shell), makes git read it as a plain path.
+    pub(crate) takes_pathspecs: bool,
     /// The repository whose index says what is tracked.
     pub(crate) repository: Option<Repository>,
     /// What a clone, fetch or push copies where a variable or substitution
     /// names the other repository, as a clause ("the repository `$d`
     /// names"): known only when it runs.
     pub(crate) unknown_source: Option<String>,
-}
-
-/// What a git command's exclude pathspecs (`:!secrets`, `:^secrets`, `:(exclude)secrets`) leave
-/// out: only those naming a path literally, which git matches as that path and what is under it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Exclusions {
-    /// The directory git runs in (past `-C`), which its pathspecs are written from.
-    pub(crate) cwd: PathBuf,
-    /// The top of the work tree as read here; git outside it (`--git-dir` without a work tree)
-    /// takes its own directory for one, so no pathspec is offered there.
-    pub(crate) top: PathBuf,
-    pub(crate) paths: Vec<PathBuf>,
-}
-
-impl Exclusions {
-    pub(crate) fn leave_out(&self, path: &Path) -> bool {
-        self.paths.iter().any(|out| path.starts_with(out))
-    }
-
-    /// The exclude pathspec that leaves out `path`, from git's directory (`':!../.env'`); `None`
-    /// where its name would read as more than a path.
-    pub(crate) fn pathspec_for(&self, path: &Path) -> Option<String> {
-        if !self.cwd.starts_with(&self.top) {
-            return None;
-        }
-        let common = self.cwd.components().zip(path.components()).take_while(|(a, b)| a == b).count();
-        let up = self.cwd.components().count() - common;
-        let mut relative: PathBuf = std::iter::repeat_n("..", up).collect();
-        relative.extend(path.components().skip(common));
-        let relative = relative.to_str()?;
-        let plain = !relative.is_empty() && !relative.contains(['\'', '*', '?', '[', '\\', ':', '!', '^', '(']);
-        plain.then(|| format!("':!{relative}'"))
-    }
 }
 
 impl GitReads {
@@ -276,12 +245,7 @@ fn prints(
         "show" | "diff" | "cat-file" => {}
         _ => return None,
     }
-    let takes_pathspecs = !matches!(subcommand, "cat-file" | "worktree" | "bundle" | "fast-export");
-    out.excluded = takes_pathspecs.then(|| Exclusions {
-        cwd: cwd.to_path_buf(),
-        top: top.to_path_buf(),
-        paths: words.before.iter().chain(&words.after).filter_map(|word| excluded(word, cwd)).collect(),
-    });
+    out.takes_pathspecs = !matches!(subcommand, "cat-file" | "worktree" | "bundle" | "fast-export");
     Some(out)
 }
 
@@ -603,16 +567,6 @@ fn pathspecs(before: &[&str], after: &[&str], opaque: &[&str], top: &Path, cwd: 
 /// (`:(exclude)`), or the `:` ending none.
 fn pathspec_magic(word: &str) -> bool {
     word.strip_prefix(':').is_some_and(|rest| rest.starts_with(['!', '^', '/', '(', ':']))
-}
-
-/// The path an exclude pathspec leaves out, from `cwd`: `:!P`, `:^P`, `:(exclude)P` with `P`
-/// written literally (no glob, no other magic), which git matches as a path and what is under it.
-fn excluded(word: &str, cwd: &Path) -> Option<PathBuf> {
-    let rest = word.strip_prefix(':')?;
-    let path = rest.strip_prefix(['!', '^']).or_else(|| rest.strip_prefix("(exclude)"))?;
-    let literal =
-        !path.is_empty() && !path.starts_with([':', '(', '!', '^', '/']) && !path.contains(['*', '?', '[', '\\']);
-    literal.then(|| lexical(&cwd.join(path)))
 }
 
 /// What a pathspec can reach: its path, or for one with magic the top,
