@@ -302,8 +302,13 @@ fn jobs_belong_to_the_session_that_started_them() {
             describe(&out)
         );
     }
+    // Its own listing: job 2's output went with the status that saw it end, and is not sent again.
     let own = stdout(&lctx(&home, &root, &["--session", "alpha", "jobs"]));
-    assert!(own.contains("job 1 · running") && own.contains("alpha-output-42"), "{own}");
+    let sent = "job 2 · exit 0 · ";
+    assert!(own.contains("job 1 · running") && own.contains(sent) && !own.contains("\nalpha-output-42"), "{own}");
+    assert!(own.contains("[output sent earlier; `lctx jobs status 2` sends it again]"), "{own}");
+    let again = stdout(&lctx(&home, &root, &["--session", "alpha", "jobs", "status", "2"]));
+    assert!(again.contains("\nalpha-output-42"), "{again}");
 
     // Every session's jobs, read-only: states and sessions, not outputs.
     lctx(&home, &root, &["--session", "beta", "run", "--bg", "--", "echo beta-output"]);
