@@ -236,23 +236,25 @@ fn render(kept: &[Item]) -> String {
 }
 
 /// `text` on one line, cut to [`MAX_ITEM_CHARS`] characters.
+fn clip(text: &str) -> String {
+    one_line(text, MAX_ITEM_CHARS).0
+}
+
 /// A note or the task on one line, whole: those recorded since notes hold at most
 /// [`MAX_NOTE_CHARS`] are; one recorded before is cut there, saying how long it is.
 fn clip_note(text: &str) -> String {
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match one_line.char_indices().nth(MAX_NOTE_CHARS) {
-        Some((cut, _)) => {
-            format!("{}… [{MAX_NOTE_CHARS} of {} characters]", &one_line[..cut], one_line.chars().count())
-        }
-        None => one_line,
+    match one_line(text, MAX_NOTE_CHARS) {
+        (line, Some(total)) => format!("{line} [{MAX_NOTE_CHARS} of {total} characters]"),
+        (line, None) => line,
     }
 }
 
-fn clip(text: &str) -> String {
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match one_line.char_indices().nth(MAX_ITEM_CHARS) {
-        Some((cut, _)) => format!("{}…", &one_line[..cut]),
-        None => one_line,
+/// `text` on one line, cut to `max` characters with an ellipsis, with its length when cut.
+fn one_line(text: &str, max: usize) -> (String, Option<usize>) {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(max) {
+        Some((cut, _)) => (format!("{}…", &line[..cut]), Some(line.chars().count())),
+        None => (line, None),
     }
 }
 
