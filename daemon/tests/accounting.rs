@@ -272,6 +272,31 @@ fn a_silent_run_and_a_timed_out_run_book_the_lines_the_agent_reads_after_the_out
     assert_eq!(gain(&p, "none"), book.0);
 }
 
+/// Starts `command` as a background job of `caller`'s session.
+fn start_job(p: &Project, caller: &lean_ctxd::engine::Caller<'_>, command: &str) -> u64 {
+    let run = lean_ctxd::engine::shell::run::RunParams { command: command.into(), ..Default::default() };
+    p.engine.start_job(caller, &run).unwrap()
+}
+
+/// Job `id` as the first of `watcher`'s listings (of every session's jobs with `all`) to find it
+/// ended shows it; the bound only catches a job that never ends.
+fn listed_ended(
+    p: &Project,
+    watcher: &lean_ctxd::engine::Caller<'_>,
+    all: bool,
+    id: u64,
+) -> lean_ctxd::engine::shell::run::JobView {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let views = p.engine.job_action(watcher, "list", 0, all).unwrap();
+        if let Some(ended) = views.into_iter().find(|v| v.info.id == id && v.info.outcome.is_some()) {
+            return ended;
+        }
+        assert!(std::time::Instant::now() < deadline, "job {id} did not end");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// QA: a background job's output went with every `status` and `list` after it ended, and was
 /// booked once: three polls sent it three times against one booking. A listing sends it once;
 /// `status` sends it again and books it again, saving nothing.
@@ -279,19 +304,10 @@ fn a_silent_run_and_a_timed_out_run_book_the_lines_the_agent_reads_after_the_out
 fn a_job_output_sent_again_is_booked_again_and_a_listing_sends_it_once() {
     let p = Project::new();
     let caller = p.caller("s");
-    let command = "seq 1 3000";
-    let run = lean_ctxd::engine::shell::run::RunParams { command: command.into(), ..Default::default() };
-    let id = p.engine.start_job(&caller, &run).unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let id = start_job(&p, &caller, "seq 1 3000");
     // The first listing after it ended sends its output, booked once.
-    let first = loop {
-        let mut views = p.engine.job_action(&caller, "list", id, false).unwrap();
-        if views[0].info.outcome.is_some() {
-            break views.remove(0).shaped.expect("the first answer after it ended sends the output").unwrap();
-        }
-        assert!(std::time::Instant::now() < deadline, "job {id} did not end");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let first = listed_ended(&p, &caller, false, id).shaped.expect("the first answer after it ended sends the output");
+    let first = first.expect("shaped");
     let shown = |action: &str| {
         let mut views = p.engine.job_action(&caller, action, id, false).unwrap();
         views.remove(0).shaped.map(|shaped| shaped.unwrap())
@@ -314,21 +330,9 @@ fn a_background_test_run_that_ended_is_in_the_handoff_unpolled() {
     let p = Project::new();
     let caller = p.caller("s");
     let command = "cargo test --manifest-path /nonexistent/Cargo.toml";
-    let run = lean_ctxd::engine::shell::run::RunParams { command: command.into(), ..Default::default() };
-    let id = p.engine.start_job(&caller, &run).unwrap();
+    let id = start_job(&p, &caller, command);
     // Watched from another session, which sees every job's state but records none of this one's.
-    let other = p.caller("other");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while p
-        .engine
-        .job_action(&other, "list", 0, true)
-        .unwrap()
-        .iter()
-        .any(|v| v.info.id == id && v.info.outcome.is_none())
-    {
-        assert!(std::time::Instant::now() < deadline, "job {id} did not end");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    listed_ended(&p, &p.caller("other"), true, id);
     let handoff = p.engine.session_action(&caller, "handoff", "", "", 0).unwrap().text;
     assert!(handoff.contains(&format!("Last test runs:\n- {command}: failed (exit ")), "{handoff}");
     // Recorded once, however often asked for since.

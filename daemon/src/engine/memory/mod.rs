@@ -291,9 +291,12 @@ impl Memory {
 
 /// Milliseconds since the Unix epoch, for ledger events.
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    ms_since_epoch(std::time::SystemTime::now())
+}
+
+/// `at` in milliseconds since the Unix epoch, as ledger events and session records hold it.
+pub fn ms_since_epoch(at: std::time::SystemTime) -> i64 {
+    at.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// A read's ledger event, booked under its mode without parameters

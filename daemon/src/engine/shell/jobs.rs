@@ -18,6 +18,7 @@ use super::shape::Shaped;
 use super::spool::Spool;
 use crate::engine::cancel::Cancel;
 use crate::engine::error::{EngineError, EngineResult, ErrorKind};
+use crate::engine::memory::ms_since_epoch;
 use crate::engine::session::SessionIn;
 use crate::locks::{self, Mutex};
 
@@ -203,14 +204,10 @@ impl Jobs {
             if job.recorded.swap(true, Ordering::AcqRel) {
                 return None;
             }
-            let at = job.started + (*end - job.started_at);
-            let at_ms = at
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
             Some(Finished {
                 command: job.command.clone(),
                 exit_code: (!outcome.timed_out && !outcome.cancelled).then_some(outcome.exit_code),
-                at_ms,
+                at_ms: ms_since_epoch(job.started + (*end - job.started_at)),
                 origin: job.origin.clone(),
             })
         };
