@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::filter::PathFilter;
+use crate::ignored;
 use crate::index::panic_message;
 use crate::model::{
     Action, BuildProgress, Found, GlobResult, IndexStatus, Match, SearchRequest, SearchResult, Source, TreeResult,
@@ -54,6 +55,16 @@ impl SearchEngine {
         let max = request.max_results;
         let root = scope.root.as_path();
         let stop = |deadline| Stop { deadline, cancel: &request.cancel };
+        // The index holds neither hidden paths nor what the ignore rules leave out: a request for
+        // them is answered from the files, as a regex search is.
+        let unindexed = match request.action {
+            Action::Regex => None,
+            _ if filter.includes_hidden() => Some("hidden paths are not in the index"),
+            _ if ignored::scope_ignored(&scope, config) => {
+                Some("the project's ignore rules leave this path out, so the index does not hold it")
+            }
+            _ => None,
+        };
         let (source, note, mut found) = match request.action {
             Action::Regex => {
                 let matcher = regex_search::compile(&request.pattern)?;
@@ -75,7 +86,7 @@ impl SearchEngine {
                 let query = bm25::query(&request.pattern)?;
                 self.indexed_or_scan(
                     root,
-                    &filter,
+                    unindexed,
                     |view| bm25::search_index(view, root, &filter, &query, max, config),
                     |deadline| bm25::search_scan(&scope, &filter, &query, max, config, &stop(deadline)),
                     Some(bm25::SCAN_RANKING),
@@ -85,7 +96,7 @@ impl SearchEngine {
                 let search = |needle: &symbol::Needle| {
                     self.indexed_or_scan(
                         root,
-                        &filter,
+                        unindexed,
                         |view| symbol::search_index(view, root, &filter, needle, max, config),
                         |deadline| symbol::search_scan(&scope, &filter, needle, max, config, &stop(deadline)),
                         None,
@@ -104,6 +115,11 @@ impl SearchEngine {
         let admitted = |rel: &Path| filter.admits(rel) && filter.withheld_by(rel).is_none();
         if found.total == 0 && !filter.includes_hidden() && skips_hidden_files(&scope, config, &admitted) {
             notes.push(render::HIDDEN_NOTE.to_string());
+        }
+        if found.total == 0 {
+            let unwithheld = |rel: &Path| filter.withheld_by(rel).is_none();
+            let left_out = ignored::ignored_tops(&scope, config, filter.includes_hidden(), &unwithheld);
+            notes.extend(ignored::search_note(&left_out));
         }
         notes.extend(found.withheld.unsearched_note());
         let note = (!notes.is_empty()).then(|| notes.join("\n"));
@@ -128,12 +144,13 @@ impl SearchEngine {
     /// Answers from the index when it is ready, otherwise (or when the index
     /// fails or panics, which also schedules a rebuild) from a scan bounded
     /// by `scan_budget`, with a note. Without an index coming (build_on_search
-    /// off) the scan is the answer and runs to the end. `differs` is what a
-    /// scanned answer's note adds when the scan does not rank as the index does.
+    /// off), or for paths the index does not hold (`unindexed` says why), the
+    /// scan is the answer and runs to the end. `differs` is what a scanned
+    /// answer's note adds when the scan does not rank as the index does.
     fn indexed_or_scan(
         &self,
         root: &Path,
-        filter: &PathFilter,
+        unindexed: Option<&str>,
         from_index: impl FnOnce(&IndexView) -> tantivy::Result<Found>,
         scan: impl FnOnce(Option<Instant>) -> Found,
         differs: Option<&str>,
@@ -142,10 +159,9 @@ impl SearchEngine {
             let note = scanned_note("no index open for this project (build_on_search is off)", differs, true);
             return (Source::Scan, Some(note), scan(None));
         };
-        if filter.includes_hidden() {
+        if let Some(reason) = unindexed {
             // Never indexed, so no index will order them otherwise.
-            let note = scanned_note("hidden paths are not in the index", differs, false);
-            return (Source::Scan, Some(note), scan(None));
+            return (Source::Scan, Some(scanned_note(reason, differs, false)), scan(None));
         }
         // A search right after an edit waits for the index to have it; past the wait the index
         // answers, saying it lags.

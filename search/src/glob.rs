@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::config::SearchConfig;
 use crate::error::SearchError;
 use crate::filter::{compile_globs, names_hidden};
+use crate::ignored;
 use crate::model::GlobResult;
 use crate::paths::{Scope, display};
 use crate::render::{count, more_note, skipped_note};
@@ -128,7 +129,8 @@ fn links_note(links: &[PathBuf]) -> Option<String> {
 }
 
 /// Where the files of a pattern that matched none may be: a directory it names (`lib`, `lib/`:
-/// a glob matches files), or hidden paths, walked again only now to say whether any match.
+/// a glob matches files), hidden paths or paths the ignore rules leave out, walked again only now
+/// to say whether any match.
 fn empty_hint(
     scope: &Scope,
     set: &globset::GlobSet,
@@ -142,9 +144,23 @@ fn empty_hint(
     if literal && scope.base.join(dir).is_dir() {
         return Some(format!("`{dir}` is a directory and a glob matches files: `{dir}/**` lists the files under it"));
     }
-    if hidden {
-        return None;
-    }
+    let unwithheld = |rel: &Path| withhold(&scope.root.join(rel)).is_none();
+    let left_out = ignored::ignored_tops(scope, config, hidden, &unwithheld);
+    let named =
+        |rel: &Path| rel.strip_prefix(&scope.base_rel).is_ok_and(|inner| set.is_match(inner)) && unwithheld(rel);
+    let ignored_note = ignored::glob_note(scope, config, &left_out, hidden, &named);
+    let hidden_note = (!hidden).then(|| hidden_note(scope, set, config, withhold)).flatten();
+    let notes: Vec<String> = hidden_note.into_iter().chain(ignored_note).collect();
+    (!notes.is_empty()).then(|| notes.join("\n"))
+}
+
+/// How many files under hidden paths, which the walk left out, the pattern matches.
+fn hidden_note(
+    scope: &Scope,
+    set: &globset::GlobSet,
+    config: &SearchConfig,
+    withhold: &dyn Fn(&Path) -> Option<String>,
+) -> Option<String> {
     let hidden_matches = matching(scope, set, true, config, &mut |path, _| withhold(path).is_none()).paths.len() as u64;
     (hidden_matches > 0).then(|| {
         format!(

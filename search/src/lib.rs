@@ -16,6 +16,7 @@ mod engine;
 mod error;
 mod filter;
 mod glob;
+mod ignored;
 mod index;
 mod language;
 mod mask;

@@ -126,7 +126,7 @@ pub(crate) fn skips_hidden_files(scope: &Scope, config: &SearchConfig, admits: &
 
 /// The most entries looked at to tell whether an empty answer left a hidden file out: an empty
 /// search of a large tree does not walk it all again for its hint.
-const HINT_WALK: usize = 20_000;
+pub(crate) const HINT_WALK: usize = 20_000;
 
 /// Size and modification time: what decides whether an indexed file changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -427,6 +427,56 @@ fn an_empty_search_names_hidden_paths_only_when_it_skipped_a_hidden_file() {
     }
 }
 
+/// What the ignore rules leave out is never searched unasked, so an empty answer names it, a glob
+/// counts its matching files, and a request limited to it searches its files (the index never
+/// holds them).
+#[test]
+fn an_empty_answer_names_what_the_ignore_rules_left_out() {
+    let fx = sample();
+    fx.write(".gitignore", "build/\n*.log\n");
+    fx.write("build/out/gen.rs", "fn generated_only() {}\n");
+    fx.write("run.log", "generated_only failed\n");
+    for engine in index_and_scan(&fx) {
+        let search = |action, path: Option<&str>| {
+            let mut request = SearchRequest::new(fx.root(), action, "generated_only");
+            request.path = path.map(Into::into);
+            engine.search(&request).unwrap()
+        };
+        for action in [Action::Regex, Action::Bm25, Action::Symbol] {
+            let result = search(action, None);
+            assert_eq!(result.total, 0, "{action:?}");
+            assert!(
+                result.text.contains(
+                    "the project's ignore rules (.gitignore, .ignore) leave out `build/` and `run.log`, not searched; \
+                     name one as the path to search it"
+                ),
+                "{action:?}: {}",
+                result.text
+            );
+            let named = search(action, Some("build"));
+            assert_eq!(lines(&named), [("build/out/gen.rs".to_string(), 1, "fn generated_only() {}".to_string())]);
+        }
+        let result = search(Action::Regex, Some("run.log"));
+        assert_eq!(lines(&result), [("run.log".to_string(), 1, "generated_only failed".to_string())]);
+        // A search that found something, or one of a directory with nothing left out, says nothing of it.
+        assert!(!search(Action::Regex, Some("src")).text.contains("ignore rules"));
+
+        let glob = engine.glob(fx.root(), "*.log", None, 10, &|_| None).unwrap();
+        assert_eq!(
+            glob.text,
+            "no files match\n1 file that the project's ignore rules (.gitignore, .ignore) leave out matches: run.log\n"
+        );
+        // Withheld names stay unsaid.
+        let deny = |path: &Path| path.ends_with("run.log").then(|| "deny Read(./run.log)".to_string());
+        let glob = engine.glob(fx.root(), "*.log", None, 10, &deny).unwrap();
+        assert!(!glob.text.contains("run.log"), "{}", glob.text);
+        assert!(
+            engine.glob(fx.root(), "*.rs", Some(Path::new("build")), 10, &|_| None).unwrap().paths
+                == ["build/out/gen.rs"]
+        );
+    }
+}
+
 #[test]
 fn tree_lists_counts_with_depth_hidden_and_ignore_switches() {
     let fx = sample();
