@@ -896,6 +896,40 @@ fn an_edit_by_line_numbers_of_a_file_changed_since_it_was_read_is_refused() {
     assert_eq!(p.text("l.txt"), "zero\na1\na2\na3 (edited)\na4 (edited)\n");
 }
 
+/// QA: a range, signatures or map read gives the line numbers an agent edits by, but only a whole
+/// read held the edit to its version, so a line inserted above by another process sent the edit
+/// to other lines; and once refused, a range re-read of the new version did not lift the refusal.
+/// Every view holds the numbers to the version it showed; a range wrong in itself is said first.
+#[test]
+fn an_edit_by_line_numbers_is_held_to_the_version_any_view_showed() {
+    let p = Project::new();
+    let text = "def g1():\n    return 1\ndef g2():\n    return 2\n";
+    for (n, mode) in ["lines:3-4", "signatures", "map"].into_iter().enumerate() {
+        let (session, file) = (format!("s{n}"), format!("r{n}.py"));
+        p.write(&file, text);
+        p.read(&session, &file, mode, false);
+        p.write(&file, &format!("import os\n{text}"));
+        let by_number = EditParams {
+            path: file.clone(),
+            new_string: "def g2():\n    return 22".into(),
+            lines: Some((3, 4)),
+            ..Default::default()
+        };
+        let e = p.engine.edit(&p.caller(&session), &by_number).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::FailedPrecondition, "{mode}: {e}");
+        assert_eq!(p.text(&file), format!("import os\n{text}"), "{mode}: left as it was");
+        // A wrong range is said as such, not as a change to read again.
+        for lines in [(9, 9), (3, 2)] {
+            let e = p.engine.edit(&p.caller(&session), &EditParams { lines: Some(lines), ..by_number.clone() });
+            assert_eq!(e.unwrap_err().kind, ErrorKind::InvalidArgument, "{mode} {lines:?}");
+        }
+        // Seeing the new version in the same kind of view lifts the refusal.
+        p.read(&session, &file, mode, false);
+        p.engine.edit(&p.caller(&session), &EditParams { lines: Some((4, 5)), ..by_number }).unwrap();
+        assert_eq!(p.text(&file), "import os\ndef g1():\n    return 1\ndef g2():\n    return 22\n", "{mode}");
+    }
+}
+
 /// QA: an empty file (`touch __init__.py`) could be given content by no edit: its text cannot be
 /// named, it has no line to number, and creating refuses an existing file. An empty old text
 /// fills it; one that is not empty is still refused.

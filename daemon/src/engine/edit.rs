@@ -267,6 +267,11 @@ impl Engine {
                 surface.edit_lines()
             )));
         }
+        // A range that is wrong in itself is said first: reading the file again would not mend it.
+        let line_span = match params.lines {
+            Some((start, end)) => Some(line_range(&before.text, start, end, &shown, params.surface)?),
+            None => None,
+        };
         if let Some((start, end)) = params.lines {
             let session = SessionIn { project: &scope.root, id: caller.session };
             self.refuse_moved_lines(session, path, before.hash, (start, end), &shown, params.surface)?;
@@ -278,8 +283,7 @@ impl Engine {
         let crlf = ends_lines_with_crlf(&before.text);
         let (after, replacements) = if fills_empty {
             (self.restored(config, "", params, &shown)?.into_owned(), 1)
-        } else if let Some((start, end)) = params.lines {
-            let lines = line_range(&before.text, start, end, &shown, params.surface)?;
+        } else if let (Some((start, end)), Some(lines)) = (params.lines, line_span) {
             self.refuse_cut_secret(config, &before.text, (start, end), &shown)?;
             let new = in_line_breaks(self.restored(config, &before.text[lines.clone()], params, &shown)?, crlf);
             (replace_lines(&before.text, lines, &new), 1)
@@ -348,11 +352,11 @@ impl Engine {
 }
 
 impl Engine {
-    /// Refuses an edit by line numbers of a file that changed since the session last held it:
-    /// the numbers are those of the version it saw, and lines inserted above since would put the
-    /// edit on other lines, silently (a formatter, a pull, another agent). A session that holds
-    /// nothing of the file (it saw the numbers in a search or a range) is not refused: there is no
-    /// version to hold them to.
+    /// Refuses an edit by line numbers of a file that changed since the session last saw it in
+    /// any view (a range, an outline, the whole) or wrote it: the numbers are those of the version
+    /// it saw, and lines inserted above since would put the edit on other lines, silently (a
+    /// formatter, a pull, another agent). A session that never read the file (it saw the numbers
+    /// in a search) is not refused: there is no version to hold them to.
     fn refuse_moved_lines(
         &self,
         session: SessionIn<'_>,
@@ -362,8 +366,8 @@ impl Engine {
         shown: &str,
         surface: Surface,
     ) -> EngineResult<()> {
-        match self.reader.deliveries.held(session, path) {
-            Some(held) if held.hash != now => Err(EngineError::precondition(format!(
+        match self.reader.deliveries.seen(session, path) {
+            Some(seen) if seen != now => Err(EngineError::precondition(format!(
                 "{shown} was not edited: it changed since this session last read or wrote it, so lines {start}-{end} \
                  may not be the lines you mean; read it again ({} shows what changed) and give the numbers from that",
                 surface.mode("diff")

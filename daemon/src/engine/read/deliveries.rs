@@ -14,7 +14,11 @@
 //! (its next `diff` starts from that version, so it shows the change it
 //! never saw with its own), or one of its edits of the file failed (its
 //! idea of the file may be wrong, so the next read sends the content).
-//! Partial ranges, outlines and references change nothing.
+//! Partial ranges, outlines and references change nothing of that.
+//!
+//! Apart from what it holds, each record keeps the version of the file the
+//! session last saw in any view (a range, an outline, a stub) or wrote: the
+//! version whose line numbers it has, which an edit by line numbers is held to.
 
 use std::path::{Path, PathBuf};
 
@@ -55,8 +59,17 @@ impl Held {
     }
 }
 
+/// A session's record of one file.
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    /// What it holds, if anything.
+    held: Option<Held>,
+    /// The version it last saw in any view, or wrote.
+    seen: blake3::Hash,
+}
+
 pub struct Deliveries {
-    records: Mutex<Lru<(PathBuf, String, PathBuf), Held>>,
+    records: Mutex<Lru<(PathBuf, String, PathBuf), Record>>,
 }
 
 impl Default for Deliveries {
@@ -72,14 +85,28 @@ impl Deliveries {
         if session.id.is_empty() {
             return None;
         }
-        self.records.lock().get(&key(session, path))
+        self.records.lock().get(&key(session, path)).and_then(|record| record.held)
     }
 
-    pub fn record(&self, session: SessionIn<'_>, path: &Path, held: Held) {
+    /// The version of `path` whose line numbers `session` has: the one it last saw in any view,
+    /// or wrote.
+    pub fn seen(&self, session: SessionIn<'_>, path: &Path) -> Option<blake3::Hash> {
+        if session.id.is_empty() {
+            return None;
+        }
+        self.records.lock().get(&key(session, path)).map(|record| record.seen)
+    }
+
+    /// `session` was shown a view of `path` at version `hash`, holding `held` of it after that
+    /// (None: what it held before, a part being no holding).
+    pub fn record(&self, session: SessionIn<'_>, path: &Path, hash: blake3::Hash, held: Option<Held>) {
         if session.id.is_empty() {
             return;
         }
-        self.records.lock().insert(key(session, path), held, 1);
+        let mut records = self.records.lock();
+        let key = key(session, path);
+        let held = held.or_else(|| records.get(&key).and_then(|record| record.held));
+        records.insert(key, Record { held, seen: hash }, 1);
     }
 
     /// `session` changed `path` from `before` (`None`: it created the file)
@@ -94,7 +121,7 @@ impl Deliveries {
         }
         let mut records = self.records.lock();
         let key = key(session, path);
-        let held = match (before, records.get(&key)) {
+        let held = match (before, records.get(&key).and_then(|record| record.held)) {
             (None, _) => Held::whole(after),
             // What it wrote is its base; a base it read whole stays one only while it holds it whole.
             (Some(before), Some(held)) if held.hash == before => {
@@ -103,7 +130,7 @@ impl Deliveries {
             (Some(_), Some(held)) => held.no_longer_whole(),
             (Some(_), None) => Held::diff_base(after),
         };
-        records.insert(key, held, 1);
+        records.insert(key, Record { held: Some(held), seen: after }, 1);
     }
 
     /// `session` never received what was recorded for `path` (its call was
@@ -124,8 +151,8 @@ impl Deliveries {
         }
         let mut records = self.records.lock();
         let key = key(session, path);
-        if let Some(held) = records.get(&key) {
-            records.insert(key, held.no_longer_whole(), 1);
+        if let Some(record) = records.get(&key) {
+            records.insert(key, Record { held: record.held.map(Held::no_longer_whole), ..record }, 1);
         }
     }
 
@@ -156,10 +183,10 @@ mod tests {
         let d = Deliveries::default();
         let v1 = blake3::hash(b"1");
         let path = Path::new("/p/inner/a.rs");
-        d.record(s("s"), path, Held::whole(v1));
+        d.record(s("s"), path, v1, Some(Held::whole(v1)));
         let inner = SessionIn { project: Path::new("/p/inner"), id: "s" };
         assert_eq!(d.held(inner, path), None);
-        d.record(inner, path, Held::diff_base(v1));
+        d.record(inner, path, v1, Some(Held::diff_base(v1)));
         assert_eq!(d.held(s("s"), path), Some(Held::whole(v1)), "each keeps its own");
     }
 
@@ -168,7 +195,7 @@ mod tests {
         let d = Deliveries::default();
         let (v1, v2, v3) = (blake3::hash(b"1"), blake3::hash(b"2"), blake3::hash(b"3"));
         let path = Path::new("/p/a.rs");
-        d.record(s("s"), path, Held::whole(v1));
+        d.record(s("s"), path, v1, Some(Held::whole(v1)));
         d.edited(s("s"), path, Some(v1), v2);
         assert_eq!(d.held(s("s"), path), Some(Held::whole(v2)), "it wrote the change to what it had");
         d.edited(s("s"), path, Some(v1), v3);
@@ -191,7 +218,7 @@ mod tests {
         let path = Path::new("/p/a.rs");
         d.edit_failed(s("s"), path);
         assert_eq!(d.held(s("s"), path), None);
-        d.record(s("s"), path, Held::whole(v1));
+        d.record(s("s"), path, v1, Some(Held::whole(v1)));
         d.edit_failed(s("s"), path);
         assert_eq!(d.held(s("s"), path), Some(Held::whole(v1).no_longer_whole()), "it still read that version whole");
     }

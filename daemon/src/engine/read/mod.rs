@@ -338,11 +338,12 @@ impl Reader {
             (Some(masked), false) => secrets_shown(masked, &render),
             (None, false) => 0,
         };
-        match render.holds {
-            Holds::Whole => self.keep(session, loaded, Held::whole(file.hash)),
-            Holds::DiffBase(held) => self.keep(session, loaded, Held { hash: file.hash, ..held }),
-            Holds::AsBefore => {}
-        }
+        let holds = match render.holds {
+            Holds::Whole => Some(Held::whole(file.hash)),
+            Holds::DiffBase(held) => Some(Held { hash: file.hash, ..held }),
+            Holds::AsBefore => None,
+        };
+        self.keep(session, loaded, holds);
         self.stats.reads.fetch_add(1, Ordering::Relaxed);
         self.stats.stubs.fetch_add(u64::from(stub), Ordering::Relaxed);
         self.stats.raw_tokens.fetch_add(raw as u64, Ordering::Relaxed);
@@ -363,11 +364,13 @@ impl Reader {
         })
     }
 
-    /// Records what the session now holds, keeping the content as the base
-    /// of its next diff.
-    fn keep(&self, session: SessionIn<'_>, file: &Loaded, held: Held) {
-        self.deliveries.record(session, &file.path, held);
-        self.cache.put(file.hash, Slot::Content, file.text.clone());
+    /// Records the version the session was shown and what it now holds, keeping a content it
+    /// holds as the base of its next diff.
+    fn keep(&self, session: SessionIn<'_>, file: &Loaded, held: Option<Held>) {
+        self.deliveries.record(session, &file.path, file.hash, held);
+        if held.is_some() {
+            self.cache.put(file.hash, Slot::Content, file.text.clone());
+        }
     }
 
     /// The view `asked` resolves to (auto picks one; an outline without
