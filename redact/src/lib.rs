@@ -26,6 +26,9 @@
 //!   (`aws_secret_access_key`, `azure_storage_key`, `twilio_key`); only the
 //!   value goes, and only if it is random enough (entropy, character
 //!   classes, not a placeholder, not code). See `named.rs` and `entropy.rs`.
+//! - **Every other place a text writes a secret found in it** (of 8 bytes or
+//!   more), as the kind it was found as: a password named on one line and
+//!   written again in prose on another is masked on both.
 //!
 //! # What is left alone
 //!
@@ -186,7 +189,43 @@ impl Redactor {
     fn spans(&self, text: &str) -> Vec<Span> {
         let mut scan = Scan::new(text.as_bytes());
         self.anchors.scan(&mut scan);
-        resolve(scan.spans)
+        with_repeats(text, resolve(scan.spans))
+    }
+}
+
+/// The shortest secret looked for again wherever else it is written in the text.
+const MIN_REPEATED: usize = 8;
+
+/// `found` and every other place in `text` where one of its secrets is written: what told a
+/// value apart as a secret (`password: …`) is often on one line only, and the same value on
+/// another (`db password is … in DATABASE_URL`) would be shown in the clear. One automaton over
+/// the distinct values keeps this linear in the text.
+fn with_repeats(text: &str, found: Vec<Span>) -> Vec<Span> {
+    let mut values: Vec<(&str, Kind)> = found
+        .iter()
+        .map(|span| (&text[span.start..span.end], span.kind))
+        .filter(|(value, _)| value.len() >= MIN_REPEATED)
+        .collect();
+    values.sort_unstable_by_key(|(value, kind)| (*value, *kind));
+    values.dedup_by_key(|(value, _)| *value);
+    let Ok(searcher) = aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build(values.iter().map(|(value, _)| value))
+    else {
+        return found;
+    };
+    let mut spans = found;
+    let known = spans.len();
+    for hit in searcher.find_iter(text) {
+        // Where it was found, its own kind stands (one value may be found as two kinds).
+        if spans[..known].binary_search_by_key(&hit.start(), |span| span.start).is_ok() {
+            continue;
+        }
+        spans.push(Span { start: hit.start(), end: hit.end(), kind: values[hit.pattern().as_usize()].1 });
+    }
+    match spans.len() > known {
+        true => resolve(spans),
+        false => spans,
     }
 }
 

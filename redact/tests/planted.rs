@@ -52,3 +52,23 @@ fn other_seeds_too() {
         }
     }
 }
+
+/// QA: a value found as a secret by its name on one line (`password: …`) was shown in the clear
+/// where the same text wrote it again without one. Every place it is written is masked, each
+/// as the kind it was found as; a short value is not looked for again.
+#[test]
+fn a_secret_found_once_is_masked_wherever_the_text_repeats_it() {
+    let redactor = Redactor::new();
+    let text = "db password is pxnnMRMCPrMMSH8ocfbi in DATABASE_URL\npassword: pxnnMRMCPrMMSH8ocfbi\nsee \
+                x-pxnnMRMCPrMMSH8ocfbi-y\n";
+    let out = redactor.redact(text);
+    assert_eq!(
+        out.text,
+        "db password is [REDACTED:password] in DATABASE_URL\npassword: [REDACTED:password]\nsee \
+         x-[REDACTED:password]-y\n"
+    );
+    assert_eq!(out.found, [("password", 3)]);
+    let lines: Vec<_> = redactor.secret_lines(text).into_iter().map(|lines| *lines.start()).collect();
+    assert_eq!(lines, [1, 2, 3]);
+    assert!(redactor.redact("password: Zq9#xT\nZq9#xT\n").found.iter().all(|(_, n)| *n <= 1));
+}
