@@ -81,3 +81,20 @@ fn tail(text: &str) -> &str {
     let from = (from..text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
     &text[from..]
 }
+
+/// QA: a raw request past 4 MiB, sent as its head and tail, was booked against the estimate of
+/// the whole output: millions of tokens "saved" on a request that asked for nothing to be
+/// saved. It is booked at what it sent, but for the lines added after the output.
+#[test]
+fn a_raw_output_past_the_limit_claims_no_saving() {
+    let home = Home::new();
+    let root = home.path().join("proj");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let out = lctx(&home, &root, &["run", "--raw", "--", "seq 1 1200000"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\n1200000\n"), "the tail is sent");
+    let gain = lctx(&home, &root, &["gain", "--json"]);
+    let gain: serde_json::Value = serde_json::from_slice(&gain.stdout).expect("gain --json");
+    let saved = gain["total"]["saved_tokens"].as_i64().unwrap();
+    assert!((-100..=0).contains(&saved), "at most the added lines' cost, never a saving: {gain}");
+}

@@ -72,11 +72,10 @@ fn not_archived_line(e: &EngineError) -> String {
 
 /// The line under a spilled output saying what of it was shaped.
 fn spilled_line(spilled: &Spilled) -> String {
-    let (first, last) = spilled.middle;
     format!(
-        "[output of {} bytes in {} lines, too large to shape whole: lines {first}–{last} are only in the archive, \
-         apart from their error, warning and file:line lines shown above]",
-        spilled.bytes, spilled.lines
+        "[output of {} bytes in {} lines, too large to shape whole; only in the archive: {}, apart from their \
+         error, warning and file:line lines shown above]",
+        spilled.bytes, spilled.lines, spilled.middle
     )
 }
 
@@ -244,14 +243,10 @@ impl Engine {
         };
         let text = format!("{}\n{}\n{last_line}", body.trim_end_matches('\n'), spilled_line(spilled));
         let sent_tokens = self.tokens.count(&text) as u64;
-        Shaped {
-            text,
-            family: family.to_string(),
-            shortened: true,
-            archive_id: archived.ok(),
-            raw_tokens: spilled.raw_tokens,
-            sent_tokens,
-        }
+        // A raw request saves nothing by its own choice: its baseline is the head and tail it
+        // asked to be sent, as a raw output held whole is booked at what it sends.
+        let raw_tokens = if raw { self.tokens.count(&body) as u64 } else { spilled.raw_tokens };
+        Shaped { text, family: family.to_string(), shortened: true, archive_id: archived.ok(), raw_tokens, sent_tokens }
     }
 
     /// Books a shaped output sent again (a background job's, asked for once more): what the agent

@@ -73,8 +73,8 @@ pub struct Spilled {
     pub bytes: u64,
     pub lines: u64,
     pub raw_tokens: u64,
-    /// The lines only archived, first and last (1-based).
-    pub middle: (u64, u64),
+    /// The lines only archived (`lines 9–12000`, `line 1 (in part: …)`).
+    pub middle: String,
 }
 
 /// The destination of one command's output.
@@ -257,17 +257,25 @@ impl Spilling {
         let rest = std::mem::take(&mut self.pending);
         self.take(rest, redact);
         let mut tail: Vec<u8> = self.tail.into();
-        if self.tail_cut
-            && let Some(newline) = tail.iter().position(|&byte| byte == b'\n')
-            && newline + 1 < tail.len()
-        {
-            // The first line of the tail lost its beginning: it is only archived.
-            tail.drain(..=newline);
+        // The first line of the tail lost its beginning: it is only archived, unless it is the
+        // tail's only line (one line longer than the tail), whose end is shown marked as cut.
+        let mut tail_in_part = false;
+        if self.tail_cut {
+            match tail.iter().position(|&byte| byte == b'\n') {
+                Some(newline) if newline + 1 < tail.len() => drop(tail.drain(..=newline)),
+                _ => tail_in_part = !tail.is_empty(),
+            }
         }
         let tail = String::from_utf8_lossy(&tail).into_owned();
         let lines = self.newlines + u64::from(self.last.is_some_and(|byte| byte != b'\n'));
         let tail_first = self.newlines + 1 - count_newlines(&tail).min(self.newlines);
-        let middle = (self.head_newlines + 1, tail_first.saturating_sub(1));
+        // A head that ends inside a line (one longer than the head) shows that line's start.
+        let head_in_part = !self.head.is_empty() && !self.head.ends_with('\n');
+        let middle = archived_lines(
+            self.head_newlines + 1,
+            (tail_first + u64::from(tail_in_part)).saturating_sub(1),
+            head_in_part || tail_in_part,
+        );
         let kept: Vec<&(u64, String, bool)> = self.kept.iter().filter(|(line, ..)| *line < tail_first).collect();
         // Lines past the bound were counted wherever they were, but those in the tail are shown with it: of
         // the tail's notable lines, the ones not among `kept` are such lines.
@@ -276,14 +284,11 @@ impl Spilling {
         let tail_kept = self.kept.len() - kept.len();
         let not_kept = self.not_kept - (tail_notable.saturating_sub(tail_kept) as u64).min(self.not_kept);
         let mut view = self.head;
-        if !view.is_empty() && !view.ends_with('\n') {
-            view.push('\n');
+        if head_in_part {
+            view.push_str("…\n");
         }
         view.push_str(&format!(
-            "[… lines {}–{} were archived but not shaped; only their {} error, warning and file:line lines \
-             follow …]\n",
-            middle.0,
-            middle.1,
+            "[… archived but not shaped: {middle}; only their {} error, warning and file:line lines follow …]\n",
             kept.len() as u64 + not_kept,
         ));
         for (_, line, _) in &kept {
@@ -293,9 +298,25 @@ impl Spilling {
         if not_kept > 0 {
             view.push_str(&format!("[… {not_kept} more such lines are only in the archive …]\n"));
         }
+        if tail_in_part {
+            view.push('…');
+        }
         view.push_str(&tail);
         let blob = self.writer.and_then(|writer| writer.finish().map_err(|e| e.to_string()));
         Spilled { view, blob, bytes: self.bytes, lines, raw_tokens: self.raw_tokens, middle }
+    }
+}
+
+/// The lines a spilled output's view leaves to the archive, from `first` to `last`; `in_part`
+/// when a line cut at the head's end or the tail's start is shown in part, marked `…` there.
+fn archived_lines(first: u64, last: u64, in_part: bool) -> String {
+    let lines = match first >= last {
+        true => format!("line {first}"),
+        false => format!("lines {first}–{last}"),
+    };
+    match in_part {
+        true => format!("{lines} (in part: a line cut where the view shows `…`)"),
+        false => lines,
     }
 }
 
@@ -404,6 +425,28 @@ mod tests {
         assert_eq!(s.finish(Some("[note]")), Output::Whole(b"partial\n[note]\n".to_vec()));
     }
 
+    /// QA: one line longer than the head and tail (a minified JSON) was shown cut mid-value with
+    /// no mark, its tail as if a whole line, and the note said lines 1–0 were archived.
+    #[test]
+    fn a_line_longer_than_the_view_is_shown_marked_as_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = spool(64 << 10, dir.path());
+        let line = format!("{{\"a\":\"{}\"}}\n", "x".repeat(3 * (HEAD + TAIL)));
+        for piece in line.as_bytes().chunks(65_521) {
+            s.push(piece);
+        }
+        let Output::Spilled(spilled) = s.finish(None) else { panic!("not spilled") };
+        let (head, rest) = spilled.view.split_once('\n').unwrap();
+        assert!(head.starts_with("{\"a\":\"xxx") && head.ends_with("x…"), "the head's cut is marked");
+        let (note, tail) = rest.split_once('\n').unwrap();
+        assert_eq!(
+            note,
+            "[… archived but not shaped: line 1 (in part: a line cut where the view shows `…`); only their 0 error, \
+             warning and file:line lines follow …]"
+        );
+        assert!(tail.starts_with("…xxx") && tail.ends_with("x\"}\n"), "the tail's cut is marked");
+    }
+
     #[test]
     fn a_large_output_keeps_its_ends_and_failures_and_archives_all_of_it_redacted() {
         let dir = tempfile::tempdir().unwrap();
@@ -428,7 +471,7 @@ mod tests {
         assert!(spilled.view.starts_with("line 1 of a long"));
         assert!(spilled.view.ends_with(&format!("line {} of a long and uneventful log\n", last - 1)));
         assert!(spilled.view.contains(&format!("\n{error}")), "the middle's error line is kept");
-        assert!(spilled.view.contains("were archived but not shaped"));
+        assert!(spilled.view.contains("archived but not shaped: lines "));
         assert!(spilled.view.len() < HEAD + TAIL + 4096, "bounded: {} bytes", spilled.view.len());
         let text = archived(&spilled);
         assert!(!text.contains("MIIEowIBAAKCAQEA") && !text.contains("qrstuvwxyz0123456789"), "the key is masked");
