@@ -84,7 +84,7 @@ impl ServerHandler for Shim {
             Err(misfits) => Err(Failure::Refused(misfits)),
         };
         let (mut text, is_error, structured) = match outcome {
-            Ok(answer) => (answer.text, answer.is_error, exit_status(&answer.json)),
+            Ok(answer) => (answer.text, answer.is_error, structured(&answer.json)),
             Err(Failure::Status(status)) => (status.message().to_string(), true, None),
             Err(Failure::Refused(why)) => (why, true, None),
         };
@@ -105,9 +105,12 @@ impl ServerHandler for Shim {
     }
 }
 
-/// A command's exit status as structured content, so a host or agent reads
-/// it without parsing `[exit:N]`; other answers carry none.
-fn exit_status(json: &Value) -> Option<Value> {
+/// A command's exit status, or the id of the background job it started, as structured content,
+/// so a host or agent reads it without parsing `[exit:N]` or the text; other answers carry none.
+fn structured(json: &Value) -> Option<Value> {
+    if let Some(job_id) = json.get("job_id").filter(|_| json.get("exit_code").is_none()) {
+        return Some(serde_json::json!({"job_id": job_id}));
+    }
     let exit_code = json.get("exit_code")?;
     Some(serde_json::json!({"exit_code": exit_code, "timed_out": json.get("timed_out").cloned().unwrap_or_default()}))
 }

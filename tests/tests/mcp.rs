@@ -858,6 +858,21 @@ async fn unusable_argument_values_are_tool_errors_alike() {
     assert!(is_error && text.contains("give command"), "{text}");
     let (text, is_error) = call(&client, "ctx_shell", json!({"command": "  ", "background_action": "status"})).await;
     assert!(is_error && text.contains("job_id"), "{text}");
+    // QA: a command given with background_action was dropped without a word; and a job_id that is
+    // no number was answered as if none was given.
+    let marker = root.join("ran");
+    let both = json!({"command": format!("touch {}", marker.display()), "background_action": "list"});
+    let (text, is_error) = call(&client, "ctx_shell", both).await;
+    assert!(is_error && text.contains("not both: the command was not run"), "{text}");
+    assert!(!marker.exists(), "the command did not run");
+    let (text, is_error) = call(&client, "ctx_shell", json!({"background_action": "status", "job_id": "abc"})).await;
+    assert!(is_error && text.starts_with("job_id \"abc\" is not a job's id"), "{text}");
+    let started = try_call(&client, "ctx_shell", json!({"command": "true", "run_in_background": true})).await.unwrap();
+    let id = started.structured_content.as_ref().and_then(|json| json["job_id"].as_u64());
+    assert!(id.is_some(), "the job's id is structured content: {started:?}");
+    let missing = json!({"background_action": "status", "job_id": 424242});
+    let (text, is_error) = call(&client, "ctx_shell", missing).await;
+    assert!(is_error && text.contains("background_action=list"), "named for the tool an agent has: {text}");
     let (text, is_error) = call(&client, "ctx_read", json!({"path": ""})).await;
     assert!(is_error && text.contains("empty path"), "{text}");
     // ctx_tree's depth 0 is refused naming the range, never replaced by the default.

@@ -32,6 +32,13 @@ pub fn shell<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
     Box::pin(async move {
         let args: ShellArgs = call.parse()?;
         if let Some(action) = args.background_action {
+            if !args.command.trim().is_empty() {
+                return Err(Failure::Refused(
+                    "give command (to run it) or background_action (to manage a job), not both: the command was not \
+                     run"
+                    .into(),
+                ));
+            }
             // The connection's own jobs only: one MCP connection is one
             // session, and another session's jobs are not its to see or stop.
             let action = shell::parse_job_action(&action)?;
@@ -58,11 +65,20 @@ pub fn shell<'a>(backend: &'a Backend, call: Call<'a>) -> Reply<'a> {
 
 fn job_id(value: Option<&Value>) -> Result<u64, Failure> {
     let id = match value {
+        None | Some(Value::Null) => {
+            return Err(Failure::Refused("background_action needs the job_id that run_in_background returned".into()));
+        }
         Some(Value::Number(n)) => n.as_u64(),
         Some(Value::String(s)) => s.trim().parse().ok(),
-        _ => None,
+        Some(_) => None,
     };
-    id.ok_or_else(|| Failure::Refused("background_action needs the job_id that run_in_background returned".into()))
+    id.ok_or_else(|| {
+        Failure::Refused(format!(
+            "job_id {} is not a job's id: give the number run_in_background returned (background_action=list \
+             lists this session's jobs)",
+            value.map(Value::to_string).unwrap_or_default()
+        ))
+    })
 }
 
 #[derive(Deserialize)]

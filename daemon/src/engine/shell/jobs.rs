@@ -251,7 +251,8 @@ fn own<'t>(jobs: &'t BTreeMap<u64, Job>, id: u64, session: SessionIn<'_>) -> Eng
         }
         None => Err(EngineError::not_found(format!(
             "no job {id} in this daemon: it finished more than 30 minutes ago, never existed, or was started by a \
-             daemon that has ended since (its commands are normally ended with it); list jobs with `lctx jobs`"
+             daemon that has ended since (its commands are normally ended with it); list this session's jobs \
+             (ctx_shell background_action=list, `lctx jobs`)"
         ))),
     }
 }
