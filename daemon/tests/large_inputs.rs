@@ -137,6 +137,8 @@ fn a_window_of_a_file_over_the_read_limit_is_served() {
     assert!(e.message.contains("has 500 lines"), "{e}");
     let e = read("full").unwrap_err();
     assert_eq!(e.kind, ErrorKind::ResourceExhausted);
+    // QA: the refusal named only raising the limit, not the view that works as it is.
+    assert!(e.message.ends_with("or read a window of it as it is (lines:N-M)"), "{e}");
     // A window over the limit itself is refused, saying so.
     let e = read("lines:1-").unwrap_err();
     assert!(e.message.contains("ask for fewer lines"), "{e}");

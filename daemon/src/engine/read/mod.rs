@@ -198,7 +198,14 @@ impl Reader {
                     let stopped = || stop.check(&format!("{p} was not read to its end; read it in another request"));
                     load_window(opened.file, &opened.path, config.max_read_bytes, keep, config.redaction, &stopped)?
                 }
-                _ => load(opened.file, &opened.path, config.max_read_bytes)?,
+                // A window of it is read as it is: the refusal says so, beside raising the limit.
+                _ => load(opened.file, &opened.path, config.max_read_bytes).map_err(|e| match e.kind {
+                    ErrorKind::ResourceExhausted => EngineError {
+                        message: format!("{}, or read a window of it as it is ({})", e.message, params.surface.lines()),
+                        ..e
+                    },
+                    _ => e,
+                })?,
             };
             spent += loaded.text.len() as u64;
             delivered.push(opened.path);
