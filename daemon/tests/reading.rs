@@ -930,6 +930,22 @@ fn an_edit_by_line_numbers_is_held_to_the_version_any_view_showed() {
     }
 }
 
+/// QA: a file read, then deleted, was answered "no such file …; did you mean <a look-alike>?",
+/// sending the agent to another file. The session that read it is told it is gone since.
+#[test]
+fn a_file_deleted_since_the_session_read_it_is_said_to_be_gone() {
+    let p = Project::new();
+    p.write("del.txt", "one\n");
+    p.write("dep.txt", "another\n");
+    p.read("s", "del.txt", "lines:1-1", false);
+    std::fs::remove_file(p.root.join("del.txt")).unwrap();
+    let e = p.try_read("s", "del.txt", "full", false).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NotFound);
+    assert!(e.message.starts_with("del.txt is gone: it was deleted or moved since this session read it"), "{e}");
+    let e = p.try_read("other", "del.txt", "full", false).unwrap_err();
+    assert!(e.message.starts_with("no such file: del.txt"), "a session that never read it: {e}");
+}
+
 /// QA: an empty file (`touch __init__.py`) could be given content by no edit: its text cannot be
 /// named, it has no line to number, and creating refuses an existing file. An empty old text
 /// fills it; one that is not empty is still refused.

@@ -144,6 +144,14 @@ impl Scope {
         Ok(real)
     }
 
+    /// Where `input` would be if it existed, tried in [`Scope::resolve_existing`]'s order: its
+    /// directory's canonical path joined with its name, the path a file read before (and deleted
+    /// or moved since) was recorded under.
+    pub fn would_be(&self, input: &str) -> Vec<PathBuf> {
+        let canonical = |path: PathBuf| Some(path.parent()?.canonicalize().ok()?.join(path.file_name()?));
+        std::iter::once(self.cwd.join(input)).chain(self.at_root(input)).filter_map(canonical).collect()
+    }
+
     /// `input` joined to the project root, when it is tried there too: from a
     /// directory below the root, a relative path that is not there.
     fn at_root(&self, input: &str) -> Option<PathBuf> {

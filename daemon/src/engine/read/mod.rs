@@ -175,7 +175,7 @@ impl Reader {
         // The files this request recorded as delivered to the session.
         let mut delivered = Vec::new();
         let mut one = |p: &str| -> EngineResult<View> {
-            let opened = scope.open_existing(p)?;
+            let opened = scope.open_existing(p).map_err(|e| self.gone_since_read(session, scope, p, e))?;
             permit(&opened.path)?;
             if opened.real != opened.path {
                 // Moved inside the project while it was opened: the
@@ -369,6 +369,19 @@ impl Reader {
             rules: Vec::new(),
             redacted,
         })
+    }
+
+    /// A missing file this session read before is said to be gone since, not just missing: "no
+    /// such file; did you mean <a look-alike>?" sent the agent to another file (QA).
+    fn gone_since_read(&self, session: SessionIn<'_>, scope: &Scope, input: &str, e: EngineError) -> EngineError {
+        let read_before = || scope.would_be(input).iter().any(|path| self.deliveries.seen(session, path).is_some());
+        match e.kind == ErrorKind::NotFound && read_before() {
+            true => EngineError::not_found(format!(
+                "{input} is gone: it was deleted or moved since this session read it (ctx_glob or `lctx glob` finds \
+                 a moved file by its name)"
+            )),
+            false => e,
+        }
     }
 
     /// Records the version the session was shown and what it now holds, keeping a content it
