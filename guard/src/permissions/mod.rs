@@ -176,7 +176,18 @@ impl Verdict {
             Verdict::Deny { rule, file, cause } => (rule, file.display(), cause, ""),
             Verdict::Ask { rule, file, cause } => (rule, file.display(), cause, "ask rule "),
         };
+        // lean-ctx's own guard of a file the rules are read from ([`Loader::guard_own_files`]) is
+        // no rule the user wrote, and the refusal must not name it as one in their file.
+        let own = matches!(self, Verdict::Ask { .. }) && *rule == format!("Edit({file})");
         Some(match cause {
+            None if own => format!(
+                "{file} is one of the files the user's permission rules are read from, and lean-ctx asks before \
+                 any change to it"
+            ),
+            Some(Cause::Part(part)) if own => format!(
+                "{file} is one of the files the user's permission rules are read from, and lean-ctx asks before \
+                 any change to it: {part}"
+            ),
             None => format!("{ask}{rule} in {file}"),
             Some(Cause::Part(part)) => format!("{ask}{rule} in {file}: {part}"),
             Some(Cause::UnknownProgram(word)) => format!(

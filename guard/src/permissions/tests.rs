@@ -352,6 +352,13 @@ fn messages() {
     let asked = ask("Bash(git push:*)", &file).message("ctx_shell").unwrap();
     assert!(asked.contains("requires approval (ask rule Bash(git push:*) in /p/.claude/settings.json)"), "{asked}");
     assert!(asked.contains("host's own tool"));
+    // QA: lean-ctx's own guard of a settings file was named as a rule in that file.
+    let own = ask("Edit(/p/.claude/settings.json)", &file).message("ctx_edit").unwrap();
+    assert_eq!(
+        own,
+        "ctx_edit: requires approval (/p/.claude/settings.json is one of the files the user's permission rules are \
+         read from, and lean-ctx asks before any change to it); run it with the host's own tool so the user is asked"
+    );
 }
 
 #[test]
