@@ -423,6 +423,51 @@ pub fn load(file: &Path) -> Result<Config, ConfigError> {
     }
 }
 
+/// Reads a config file as [`load`] does; a broken one gives what its valid settings say (see
+/// [`salvage`]) beside the error. For a process with no last good configuration to keep: the
+/// user's deny lists must not fall back to the defaults, none, over a typo elsewhere in the file.
+pub fn load_or_salvage(file: &Path) -> (Config, Option<ConfigError>) {
+    match load(file) {
+        Ok(config) => (config, None),
+        Err(e) => (fs::read_to_string(file).map(|text| salvage(&text)).unwrap_or_default(), Some(e)),
+    }
+}
+
+/// The most lines a salvage leaves out for their syntax before it gives up on the text.
+const MAX_SALVAGE_CUTS: usize = 64;
+
+/// What a config text that does not parse still says: each key whose value is valid on its own
+/// (type and range), set over the defaults; a line TOML cannot parse is left out first, as often
+/// as needed. Unknown and invalid keys keep their defaults.
+pub fn salvage(text: &str) -> Config {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let document = loop {
+        let joined = lines.join("\n");
+        match joined.parse::<toml_edit::DocumentMut>() {
+            Ok(document) => break document,
+            Err(e) => {
+                let line = e.span().map(|span| joined[..span.start.min(joined.len())].matches('\n').count());
+                match line.filter(|&line| line < lines.len() && text.lines().count() - lines.len() < MAX_SALVAGE_CUTS) {
+                    Some(line) => drop(lines.remove(line)),
+                    None => return Config::default(),
+                }
+            }
+        }
+    };
+    let valid = |document: &toml_edit::DocumentMut| {
+        toml_edit::de::from_str::<Config>(&document.to_string()).ok().filter(|config| config.validate().is_ok())
+    };
+    let mut kept = toml_edit::DocumentMut::new();
+    for (key, item) in document.iter() {
+        let mut trial = kept.clone();
+        trial.insert(key, item.clone());
+        if valid(&trial).is_some() {
+            kept = trial;
+        }
+    }
+    valid(&kept).unwrap_or_default()
+}
+
 /// Sets `key` to `value` in the config file, keeping the rest of the file
 /// (comments included) as it is. Takes `lock_file` for the whole
 /// read-modify-write so concurrent writers never lose each other's change.
@@ -551,6 +596,30 @@ mod tests {
         let f = dir.join("config.toml");
         fs::write(&f, text).unwrap();
         f
+    }
+
+    /// QA: a daemon started while config.toml had an unknown key, a wrong type or a syntax error
+    /// anywhere ran on the defaults: no deny_paths, no shell_deny. What the file validly says
+    /// still holds.
+    #[test]
+    fn a_broken_file_still_gives_its_valid_settings() {
+        let d = tempfile::tempdir().unwrap();
+        let rules = "shell_deny = [\"git push\"]\ndeny_paths = [\"secret.txt\"]\n";
+        for broken in ["idle_timeout_sec = 600\n", "idle_timeout_secs = \"30m\"\n", "max_read_bytes = = 3\n", "[oops\n"]
+        {
+            let f = write(d.path(), &format!("{broken}{rules}redaction = false\n"));
+            let (config, error) = load_or_salvage(&f);
+            assert!(error.is_some(), "{broken}");
+            assert_eq!(config.shell_deny, ["git push"], "{broken}");
+            assert_eq!(config.deny_paths, ["secret.txt"], "{broken}");
+            assert!(!config.redaction, "{broken}");
+            assert_eq!(config.idle_timeout_secs, Config::default().idle_timeout_secs, "{broken}");
+        }
+        let out_of_range = write(d.path(), &format!("drain_timeout_secs = 0\n{rules}"));
+        let (config, _) = load_or_salvage(&out_of_range);
+        assert_eq!((config.drain_timeout_secs, config.deny_paths.len()), (Config::default().drain_timeout_secs, 1));
+        let f = write(d.path(), rules);
+        assert_eq!(load_or_salvage(&f), (load(&f).unwrap(), None));
     }
 
     #[test]

@@ -60,17 +60,15 @@ impl Default for Selection {
 }
 
 impl Selection {
-    /// The file's settings under the environment's overrides. Problems are
-    /// logged and fall back to the defaults: a broken config must not cost
-    /// the agent its tools.
+    /// The file's settings under the environment's overrides. A broken file's problem is
+    /// logged and its valid settings kept: a typo elsewhere must neither cost the agent its
+    /// tools nor bring back a tool the user disabled.
     pub fn load(config_file: &Path) -> Selection {
-        let mut selection = match config::load(config_file) {
-            Ok(config) => Selection::from_config(&config),
-            Err(e) => {
-                tracing::warn!("{e}; using the default tool profile");
-                Selection::default()
-            }
-        };
+        let (config, error) = config::load_or_salvage(config_file);
+        if let Some(e) = error {
+            tracing::warn!("{e}; using the file's other settings");
+        }
+        let mut selection = Selection::from_config(&config);
         if let Ok(name) = std::env::var(PROFILE_ENV) {
             match Profile::parse(&name) {
                 Some(profile) => selection.profile = profile,

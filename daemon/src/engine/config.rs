@@ -30,6 +30,9 @@ struct Loaded {
     config: Arc<Config>,
     stamp: Option<Stamp>,
     error: Option<ConfigError>,
+    /// The file was broken when the daemon started, so what is served is what its valid
+    /// settings say, not a configuration it once read whole.
+    salvaged: bool,
 }
 
 /// The daemon's view of config.toml, re-read when the file's stamp changes.
@@ -41,14 +44,14 @@ pub struct ConfigStore {
 impl ConfigStore {
     pub fn open(file: PathBuf) -> ConfigStore {
         let stamp = stamp(&file);
-        let (config, error) = match load(&file) {
-            Ok(c) => (c, None),
-            Err(e) => {
-                tracing::warn!("{e}; using the default configuration until the file is fixed");
-                (Config::default(), Some(e))
-            }
-        };
-        let loaded = Loaded { config: Arc::new(config), stamp, error };
+        // No last good configuration to keep: the file's valid settings, the user's deny lists
+        // among them, rather than the defaults.
+        let (config, error) = load_or_salvage(&file);
+        if let Some(e) = &error {
+            tracing::warn!("{e}; using the file's other settings until it is fixed");
+        }
+        let salvaged = error.is_some();
+        let loaded = Loaded { config: Arc::new(config), stamp, error, salvaged };
         ConfigStore { file, current: RwLock::new(locks::ids::CONFIG_CURRENT, loaded) }
     }
 
@@ -77,6 +80,7 @@ impl ConfigStore {
                 }
                 loaded.config = Arc::new(config);
                 loaded.error = None;
+                loaded.salvaged = false;
             }
             Err(e) => {
                 tracing::warn!("{e}; keeping the last good configuration");
@@ -86,10 +90,16 @@ impl ConfigStore {
         loaded.config.clone()
     }
 
-    /// The problem with the file on disk, if it currently does not parse.
-    pub fn error(&self) -> Option<ConfigError> {
+    /// The problem with the file on disk, if it currently does not parse, and what is served
+    /// meanwhile.
+    pub fn error(&self) -> Option<(ConfigError, &'static str)> {
         self.get();
-        self.current.read().error.clone()
+        let loaded = self.current.read();
+        let serving = match loaded.salvaged {
+            true => "serving the file's other settings, each key in error at its default",
+            false => "serving the last good configuration",
+        };
+        loaded.error.clone().map(|e| (e, serving))
     }
 }
 
@@ -106,7 +116,7 @@ mod tests {
         assert_eq!(store.get().idle_timeout_secs, 7);
         fs::write(&f, "idle_timeout_secs = [\n").unwrap();
         assert_eq!(store.get().idle_timeout_secs, 7);
-        assert_eq!(store.error().unwrap().line, Some(1));
+        assert_eq!(store.error().unwrap().0.line, Some(1));
         // Same size as the broken text, different content: still noticed
         // because the stamp includes mtime and inode, then fixed.
         let fixed = d.path().join("new.toml");
@@ -114,5 +124,15 @@ mod tests {
         fs::rename(&fixed, &f).unwrap();
         assert_eq!(store.get().idle_timeout_secs, 9);
         assert!(store.error().is_none());
+    }
+
+    #[test]
+    fn a_store_opened_on_a_broken_file_serves_its_valid_settings() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("config.toml");
+        fs::write(&f, "shell_deny = [\"git push\"]\nidle_timeout_sec = 600\n").unwrap();
+        let store = ConfigStore::open(f);
+        assert_eq!(store.get().shell_deny, ["git push"]);
+        assert_eq!(store.error().unwrap().1, "serving the file's other settings, each key in error at its default");
     }
 }

@@ -215,7 +215,7 @@ impl Engine {
     pub fn components(&self) -> Vec<ComponentFigures> {
         let config_state = match self.config.error() {
             None => "ok".to_string(),
-            Some(e) => format!("error: {e} (serving the last good configuration)"),
+            Some((e, serving)) => format!("error: {e} ({serving})"),
         };
         let config = self.config.get();
         let mut components = vec![

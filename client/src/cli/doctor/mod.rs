@@ -343,8 +343,8 @@ fn check_data_dir(opts: &ClientOptions) -> Check {
 /// The guardrails' settings: whether secrets are masked, whose rule files
 /// reads deliver, and the user's own deny lists.
 fn check_guardrails(opts: &ClientOptions) -> Check {
-    // A broken file is the config check's failure; the defaults apply.
-    let cfg = config::load(&opts.dirs.config_file()).unwrap_or_default();
+    // A broken file is the config check's failure; its valid settings apply, as in the daemon.
+    let (cfg, _) = config::load_or_salvage(&opts.dirs.config_file());
     let redaction = if cfg.redaction {
         "redaction on (secrets shown as [REDACTED:kind])"
     } else {
