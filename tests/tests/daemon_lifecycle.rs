@@ -199,6 +199,8 @@ fn sigterm_drain_deadline_cuts_off_a_request_that_runs_too_long() {
     });
     let status = result.expect_err("the request cannot complete");
     assert_eq!(status.code(), tonic::Code::Unavailable, "{status:?}");
+    // QA: it said "retry it" of a command that had already run in part.
+    assert!(status.message().contains("check before repeating a command or an edit"), "{status:?}");
     assert!(wait_until(Duration::from_secs(8), || child.exited()));
     assert!(started.elapsed() < Duration::from_secs(15), "did not wait for the 20 s request");
 }

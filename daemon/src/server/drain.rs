@@ -57,8 +57,11 @@ where
         Box::pin(async move {
             tokio::select! {
                 response = call => response,
+                // A command cut off here ran until then, and may have done part of its work.
                 () = host.drain_expired() => Ok(tonic::Status::unavailable(
-                    "lean-ctxd stopped before this request finished; retry it (a new daemon starts on demand)",
+                    "lean-ctxd stopped before this request finished, so what it was doing may have taken effect in \
+                     part (a command ran until it was stopped): check before repeating a command or an edit; \
+                     anything else can be retried (a new daemon starts on demand)",
                 )
                 .into_http()),
             }
