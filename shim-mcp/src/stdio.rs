@@ -275,16 +275,24 @@ fn parse(line: &[u8]) -> Parsed {
         }
         Err(e) => e,
     };
-    let Ok(value) = serde_json::from_slice::<Value>(line) else {
-        // Well-formed JSON holding a number no number type holds (`"confidence": 1e400`): an
-        // error without its id could not be matched to the request by the host.
-        if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
+    let value = match serde_json::from_slice::<Value>(line) {
+        Ok(value) => value,
+        // Well-formed JSON that no value here holds: a number no number type holds (`"confidence":
+        // 1e400`), or nesting past the parser's limit. An error without its id could not be
+        // matched to the request by the host.
+        Err(why) if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() && held_by_no_value(&why) => {
             let mut scan = IdScan::default();
             scan.feed(line);
-            let why = format!("a number in the request is out of range: {error}");
-            return Parsed::Error(scan.id, ErrorData::invalid_params(why, None));
+            let error = match why.to_string().starts_with("number out of range") {
+                true => ErrorData::invalid_params(format!("a number in the request is out of range: {why}"), None),
+                false => ErrorData::invalid_request(format!("the request nests too deeply: {why}"), None),
+            };
+            return Parsed::Error(scan.id, error);
         }
-        return Parsed::Error(None, ErrorData::new(ErrorCode::PARSE_ERROR, format!("not JSON: {error}"), None));
+        // Invalid UTF-8 among others: not JSON at all.
+        Err(_) => {
+            return Parsed::Error(None, ErrorData::new(ErrorCode::PARSE_ERROR, format!("not JSON: {error}"), None));
+        }
     };
     let Some(object) = value.as_object() else {
         let why = "a JSON-RPC message must be an object (batches are not served)";
@@ -316,6 +324,13 @@ fn parse(line: &[u8]) -> Parsed {
             Parsed::Error(id, ErrorData::invalid_request(format!("not a JSON-RPC message: {error}"), None))
         }
     }
+}
+
+/// Whether `error`, of a text that is well-formed JSON, says no value here can hold it (rather
+/// than that it is not JSON: invalid UTF-8 in a string passes a parse that ignores strings).
+fn held_by_no_value(error: &serde_json::Error) -> bool {
+    let why = error.to_string();
+    why.starts_with("number out of range") || why.starts_with("recursion limit exceeded")
 }
 
 /// What is wrong with the `jsonrpc` member, which must be "2.0".
@@ -515,6 +530,16 @@ mod tests {
         };
         assert_eq!((id, e.code), (NumberOrString::Number(9), ErrorCode::INVALID_PARAMS));
         assert!(e.message.starts_with("a number in the request is out of range: number out of range"), "{}", e.message);
+        // QA: invalid UTF-8 and deep nesting were answered as a number out of range.
+        let Parsed::Error(None, e) = parse(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\xff\"}") else {
+            panic!("a parse error expected")
+        };
+        assert_eq!(e.code, ErrorCode::PARSE_ERROR, "{}", e.message);
+        let deep =
+            format!(r#"{{"jsonrpc":"2.0","id":8,"method":"ping","params":{}{}}}"#, "[".repeat(500), "]".repeat(500));
+        let Parsed::Error(Some(id), e) = parse(deep.as_bytes()) else { panic!("an error with the id expected") };
+        assert_eq!((id, e.code), (NumberOrString::Number(8), ErrorCode::INVALID_REQUEST));
+        assert!(e.message.starts_with("the request nests too deeply: recursion limit exceeded"), "{}", e.message);
         assert!(matches!(parse(b"  \r\n"), Parsed::Skip));
         assert!(matches!(parse(br#"{"jsonrpc":"2.0","method":"tools/call","params":5}"#), Parsed::Skip));
         assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#), Parsed::Message(_)));
