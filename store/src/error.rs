@@ -50,6 +50,16 @@ pub enum Error {
     ArchiveDamaged { id: String, path: PathBuf, reason: String },
 }
 
+impl Error {
+    /// Whether SQLite found the file damaged (or not a database) in the middle of its use: a
+    /// connection that meets this should be dropped, so that opening the file again checks it
+    /// and moves it aside (see [`crate::Store::open`]).
+    pub fn is_corrupt(&self) -> bool {
+        matches!(self, Error::Sqlite(source)
+            if matches!(source.sqlite_error_code(), Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)))
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

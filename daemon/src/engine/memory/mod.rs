@@ -35,8 +35,8 @@ pub struct Memory {
 struct Db {
     path: PathBuf,
     check: Check,
-    /// Held across SQLite calls by design: it guards the one connection.
-    store: Mutex<Option<Store>>,
+    /// Held across SQLite calls by design: it guards the one connection, and the file it opened.
+    store: Mutex<Option<(Store, Option<FileId>)>>,
     /// Writes lost since this process started. A lock of its own: a caller counts a write the
     /// writer's full queue refused while the writer holds `store`, waiting for SQLite.
     unrecorded: Mutex<Option<Unrecorded>>,
@@ -135,6 +135,11 @@ impl Db {
     /// Runs `f` on the store, opening it first if needed.
     fn with<R>(&self, f: impl FnOnce(&mut Store) -> lean_ctx_store::Result<R>) -> EngineResult<R> {
         let mut slot = self.store.lock();
+        // Another process moved a corrupt state.db aside (a fallback child's reset) or replaced
+        // it: this connection would go on writing to the file moved away.
+        if slot.as_ref().is_some_and(|(_, opened)| *opened != file_id(&self.path)) {
+            *slot = None;
+        }
         if slot.is_none() {
             if let Some(dir) = self.path.parent() {
                 std::fs::create_dir_all(dir)
@@ -145,11 +150,22 @@ impl Db {
                 tracing::error!("{warning}");
                 eprintln!("lean-ctx: {warning}");
             }
-            *slot = Some(opened.store);
+            *slot = Some((opened.store, file_id(&self.path)));
         }
-        let store = slot.as_mut().expect("opened above");
-        let result = f(store);
-        result.map_err(|e| self.store_failure(store.explained(e)))
+        let (store, _) = slot.as_mut().expect("opened above");
+        let result = f(store).map_err(|e| store.explained(e));
+        // Damaged while in use: the next call opens the file again, which checks it and, if it is
+        // corrupt, moves it aside and starts a fresh one (every write failed until a restart).
+        if result.as_ref().is_err_and(lean_ctx_store::Error::is_corrupt) {
+            *slot = None;
+        }
+        result.map_err(|e| {
+            let mut failure = self.store_failure(e);
+            if slot.is_none() {
+                failure.message.push_str(" (the next call checks state.db again, and moves it aside if it is corrupt)");
+            }
+            failure
+        })
     }
 
     /// Counts ledger events of `tools` as lost, for `why` (kept if they are the first).
@@ -193,6 +209,14 @@ impl Db {
         }
         failure
     }
+}
+
+/// Which file a path names: its device and inode.
+type FileId = (u64, u64);
+
+fn file_id(path: &std::path::Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|meta| (meta.dev(), meta.ino()))
 }
 
 /// `state.db` replaced by a fresh one because it was corrupt, the old one kept.
@@ -360,6 +384,42 @@ mod tests {
                 data.display()
             )
         );
+    }
+
+    /// QA: state.db damaged while the daemon ran failed every write until a restart, and a
+    /// fallback child's reset left the daemon writing to the file it moved aside. A connection
+    /// that meets damage is dropped, and one whose file was replaced is opened again.
+    #[test]
+    fn a_state_db_damaged_or_replaced_in_use_is_opened_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        let memory = Memory::new(path.clone(), Check::Everything);
+        memory.with(|s| s.verify()).unwrap();
+        // Damage as SQLite reports it mid-use; the file damaged too once the connection is gone.
+        let code = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT);
+        let damaged =
+            Error::Sqlite(rusqlite::Error::SqliteFailure(code, Some("database disk image is malformed".into())));
+        let e = memory.with(|_| Err::<(), _>(damaged)).unwrap_err();
+        assert!(
+            e.message.ends_with("(the next call checks state.db again, and moves it aside if it is corrupt)"),
+            "{e}"
+        );
+        assert!(!memory.is_open(), "the connection was dropped");
+        std::fs::write(&path, vec![0x5a; 64 << 10]).unwrap();
+        for side in ["state.db-wal", "state.db-shm"] {
+            let _ = std::fs::remove_file(dir.path().join(side));
+        }
+        assert_eq!(memory.with(|s| s.verify()).unwrap(), 0, "a fresh state.db");
+        assert!(memory.reset().is_some(), "the damaged file moved aside and said so");
+        // Replaced under it: the new file is the one written.
+        let other = dir.path().join("other.db");
+        drop(lean_ctx_store::Store::open(&other, Check::Everything).unwrap());
+        std::fs::rename(&other, &path).unwrap();
+        memory.with(|s| s.verify()).unwrap();
+        memory.record(&super::read_event("/p", "", "full", 10, 4));
+        memory.flush();
+        let replaced = lean_ctx_store::Store::open(&path, Check::Everything).unwrap().store;
+        assert_eq!(replaced.verify().unwrap(), 1, "the event is in the file at the path");
     }
 
     /// A file beside state.db (an archived output's blob) that found the disk full says so in
