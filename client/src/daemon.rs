@@ -270,6 +270,7 @@ async fn start(opts: &ClientOptions) -> Result<Daemon, Problem> {
         args.extend(["--socket".into(), opts.socket.clone().into_os_string()]);
     }
     let log = opts.dirs.daemon_stderr_log();
+    let written_before = detach::log_end(&log);
     let mut child = detach::spawn(bin, &args, &log).map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
     let ready = detach::wait_ready(&opts.socket, &mut child, opts.start_timeout);
     if let Err(e) = ready {
@@ -277,7 +278,11 @@ async fn start(opts: &ClientOptions) -> Result<Daemon, Problem> {
         // later call would start another beside it.
         detach::end_group(&mut child);
         detach::reap_in_background(child);
-        return Err(format!("{e}\n--- last lines of {} ---\n{}", log.display(), detach::log_tail(&log, 15)));
+        let said = match detach::log_tail(&log, written_before, 15) {
+            said if said.trim().is_empty() => "(nothing)".to_string(),
+            said => said,
+        };
+        return Err(format!("{e}\n--- what it wrote to {} ---\n{said}", log.display()));
     }
     detach::reap_in_background(child);
     match probe(opts).await? {
@@ -314,12 +319,19 @@ pub async fn stop(opts: &ClientOptions, daemon: Daemon) -> Result<(), Problem> {
 /// daemon holds the lock.
 pub async fn stop_unanswering(opts: &ClientOptions) -> Result<Option<u32>, Problem> {
     let lock = opts.dirs.daemon_lock();
-    let Some(pid) = singleton::read_info(&lock).pid.filter(|_| singleton::is_held(&lock)) else { return Ok(None) };
+    let Some(pid) = lock_holder(opts) else { return Ok(None) };
     terminate(pid);
     if !wait_released(&lock, UNANSWERED_GRACE).await {
         kill_holder(opts, Some(pid)).await?;
     }
     Ok(Some(pid))
+}
+
+/// The pid of a lean-ctxd that holds the daemon lock: one that does not answer on the socket
+/// is stopping (draining), starting, or hung.
+pub fn lock_holder(opts: &ClientOptions) -> Option<u32> {
+    let lock = opts.dirs.daemon_lock();
+    singleton::read_info(&lock).pid.filter(|_| singleton::is_held(&lock))
 }
 
 fn terminate(pid: u32) {

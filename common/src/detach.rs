@@ -70,10 +70,17 @@ pub fn reap_in_background(mut child: Child) {
     });
 }
 
-/// The last `lines` lines of a log file, for error messages.
-pub fn log_tail(path: &Path, lines: usize) -> String {
+/// The length of a log file now: where what is written next starts (0 when there is none).
+pub fn log_end(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |meta| meta.len())
+}
+
+/// The last `lines` lines of a log file written from byte `from` on, for error messages: what
+/// one start wrote, not the lines of earlier ones before it.
+pub fn log_tail(path: &Path, from: u64, lines: usize) -> String {
     let Ok(text) = std::fs::read(path) else { return String::new() };
-    let text = String::from_utf8_lossy(&text);
+    let from = usize::try_from(from).unwrap_or(usize::MAX).min(text.len());
+    let text = String::from_utf8_lossy(&text[from..]);
     let all: Vec<&str> = text.lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
 }

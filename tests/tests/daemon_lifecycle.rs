@@ -164,11 +164,19 @@ fn sigterm_lets_an_in_flight_request_finish() {
     let result = rt.block_on(async {
         let mut daemon = lctx::daemon::find(&opts).await.unwrap().expect("daemon running");
         let ping = tokio::spawn(async move {
-            let req = lean_ctx_proto::v1::PingRequest { ctx: None, payload: b"still here".to_vec(), delay_ms: 1500 };
+            let req = lean_ctx_proto::v1::PingRequest { ctx: None, payload: b"still here".to_vec(), delay_ms: 4000 };
             daemon.control.ping(req).await
         });
         tokio::time::sleep(Duration::from_millis(300)).await;
         kill(child.id(), libc::SIGTERM);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // QA: a daemon draining was reported as none running.
+        let status = home.lctx(&["daemon", "status"]);
+        let said = String::from_utf8_lossy(&status.stdout).into_owned();
+        assert!(
+            said.contains(&format!("lean-ctxd (pid {}) holds the daemon lock but does not answer", child.id())),
+            "{said}"
+        );
         ping.await.unwrap()
     });
     let resp = result.expect("the in-flight request completes during the drain");
@@ -238,10 +246,15 @@ fn an_unstartable_daemon_fails_the_call_and_shows_why() {
     let broken = home.path().join("broken-lean-ctxd");
     std::fs::write(&broken, "#!/bin/sh\necho 'cannot open the frobnicator' >&2\nexit 3\n").unwrap();
     std::fs::set_permissions(&broken, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    // QA: the log's earlier lines, of other starts, were shown as this one's.
+    let log = home.dirs().daemon_stderr_log();
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+    std::fs::write(&log, "an old line of another start\n").unwrap();
     let out = read(&home, &[("LEAN_CTX_DAEMON_BIN", &broken)]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot open the frobnicator"), "the daemon's log tail is shown: {stderr}");
+    assert!(!stderr.contains("an old line"), "only what this start wrote: {stderr}");
     assert!(stderr.contains("--stdio"), "the fallback's failure is named: {stderr}");
 }
 

@@ -96,6 +96,16 @@ async fn status(opts: &ClientOptions, json: bool) -> CmdResult {
                 crate::outln!("{}", render::status_json(&StatusResponse::default()));
                 return Ok(());
             }
+            // QA: a daemon draining after `daemon stop` was reported as none running.
+            None if let Some(pid) = daemon::lock_holder(opts) => {
+                crate::outln!(
+                    "lean-ctxd (pid {pid}) holds the daemon lock but does not answer on {}: it is stopping \
+                     (finishing the requests in flight, for up to drain_timeout_secs), starting, or hung; ask again \
+                     in a moment, or `lctx daemon stop` ends it",
+                    opts.socket.display()
+                );
+                return Ok(());
+            }
             None => {
                 // Whether the next request can start one is `lctx doctor`'s to find out (no
                 // lean-ctxd installed, a runtime dir it cannot use): this only looks.
@@ -130,9 +140,9 @@ fn logs(opts: &ClientOptions, lines: usize) -> CmdResult {
     }
     if let Some(path) = newest {
         crate::outln!("==> {} <==", path.display());
-        crate::outln!("{}", detach::log_tail(&path, lines));
+        crate::outln!("{}", detach::log_tail(&path, 0, lines));
     }
-    let early = detach::log_tail(&stderr_log, lines);
+    let early = detach::log_tail(&stderr_log, 0, lines);
     if !early.trim().is_empty() {
         crate::outln!("==> {} <==", stderr_log.display());
         crate::outln!("{early}");

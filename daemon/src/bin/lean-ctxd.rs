@@ -109,6 +109,7 @@ fn start_detached(args: &Args) -> Result<(), String> {
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
     let log = dirs.daemon_stderr_log();
+    let written_before = detach::log_end(&log);
     let mut child = detach::spawn(&exe, &forwarded, &log).map_err(|e| format!("cannot start: {e}"))?;
     let pid = child.id();
     match detach::wait_ready(&socket, &mut child, Duration::from_secs(10)) {
@@ -116,6 +117,10 @@ fn start_detached(args: &Args) -> Result<(), String> {
             println!("lean-ctxd started (pid {pid}), listening on {}", socket.display());
             Ok(())
         }
-        Err(e) => Err(format!("{e}\n--- {} ---\n{}", log.display(), detach::log_tail(&log, 20))),
+        Err(e) => Err(format!(
+            "{e}\n--- what it wrote to {} ---\n{}",
+            log.display(),
+            detach::log_tail(&log, written_before, 20)
+        )),
     }
 }
