@@ -345,6 +345,17 @@ fn without_lean_ctxd_doctor_and_requests_say_to_install_it() {
     let out = run(&["read", "Cargo.toml"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert_eq!(String::from_utf8_lossy(&out.stderr), format!("lctx: {not_found}; {install}\n"));
+
+    // QA: a LEAN_CTX_DAEMON_BIN naming no file was told to read the logs, with children serving
+    // meanwhile, though every request fails.
+    let nowhere = home.path().join("nowhere/lean-ctxd");
+    let mut cmd = home.command(&lctx);
+    cmd.env("PATH", path_without_lean_ctxd(&lctx)).env("HOME", &user).env_remove("XDG_CONFIG_HOME");
+    let text = stdout(&cmd.env("LEAN_CTX_DAEMON_BIN", &nowhere).arg("doctor").output().unwrap());
+    let fix =
+        format!("fix: {} is no file: install lean-ctxd there, or point LEAN_CTX_DAEMON_BIN at it", nowhere.display());
+    assert!(text.contains(&fix) && text.contains("until then every request fails"), "{text}");
+    assert!(!text.contains("daemon logs"), "{text}");
 }
 
 /// Each fix doctor gives for a runtime directory others can reach is the command that mends it,
@@ -364,8 +375,8 @@ fn doctor_fixes_a_runtime_dir_others_can_reach_with_the_command_that_mends_it() 
     assert!(text.contains(&format!("FAIL runtime dir  {problem}\n                  fix: {chmod}\n")), "{text}");
     assert!(
         text.contains(&format!(
-            "FAIL daemon       {problem}\n                  fix: {chmod} (the runtime dir); requests are served by \
-             a `lean-ctxd --stdio` child of each client meanwhile\n"
+            "FAIL daemon       {problem}\n                  fix: {chmod} (the runtime dir); meanwhile each client \
+             runs a `lean-ctxd --stdio` child of its own, if that can run\n"
         )),
         "{text}"
     );

@@ -180,9 +180,29 @@ fn daemon_failure(opts: &ClientOptions, e: daemon::Problem) -> Check {
     let missing = opts.daemon_bin.is_none().then(|| (opts.daemon_bin_not_found(), opts.daemon_bin_fix()));
     let meanwhile = match &missing {
         Some((not_found, install)) => format!("; also {install} ({not_found}); until then every request fails"),
-        None => "; requests are served by a `lean-ctxd --stdio` child of each client meanwhile".into(),
+        None => "; meanwhile each client runs a `lean-ctxd --stdio` child of its own, if that can run".into(),
     };
+    // QA: a LEAN_CTX_DAEMON_BIN naming no file, and a daemon frozen while holding the lock, were
+    // both told to read the logs "to see why it does not start", and that children serve meanwhile.
+    let named_nothing = opts.daemon_bin.as_ref().filter(|bin| !bin.is_file());
     match (runtime_dir::inspect_private_dir(&opts.dirs.runtime), missing) {
+        (Ok(()), None) if let Some(bin) = named_nothing => failed(
+            "daemon",
+            e,
+            format!(
+                "{} is no file: install lean-ctxd there, or point LEAN_CTX_DAEMON_BIN at it (or unset it to find \
+                 lean-ctxd beside lctx or on PATH); until then every request fails",
+                bin.display()
+            ),
+        ),
+        (Ok(()), None) if let Some(pid) = daemon::lock_holder(opts) => failed(
+            "daemon",
+            e,
+            format!(
+                "lean-ctxd (pid {pid}) holds the daemon lock but does not answer (stopping, or hung): `lctx daemon \
+                 stop` ends it, by signal if need be, and the next request starts a new one"
+            ),
+        ),
         (Err(unusable), _) => {
             failed("daemon", unusable.problem, format!("{} (the runtime dir){meanwhile}", unusable.fix))
         }
