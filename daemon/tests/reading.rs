@@ -946,6 +946,28 @@ fn a_file_deleted_since_the_session_read_it_is_said_to_be_gone() {
     assert!(e.message.starts_with("no such file: del.txt"), "a session that never read it: {e}");
 }
 
+/// QA: an edit replaced the file by a new one, so a hard link to it kept the old content. A file
+/// with other links is written in place: every name sees the edit, and its mode stays.
+#[test]
+fn an_edit_of_a_hard_linked_file_changes_every_link() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let p = Project::new();
+    p.write("run.sh", "#!/bin/sh\necho hi\n");
+    let (run, hard) = (p.root.join("run.sh"), p.root.join("hard.sh"));
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o754)).unwrap();
+    std::fs::hard_link(&run, &hard).unwrap();
+    let edit = EditParams {
+        path: "run.sh".into(),
+        old_string: "echo hi".into(),
+        new_string: "echo hello".into(),
+        ..Default::default()
+    };
+    p.engine.edit(&p.caller("s"), &edit).unwrap();
+    assert_eq!(std::fs::read_to_string(&hard).unwrap(), "#!/bin/sh\necho hello\n");
+    let meta = std::fs::metadata(&run).unwrap();
+    assert_eq!((meta.nlink(), meta.ino(), meta.mode() & 0o777), (2, std::fs::metadata(&hard).unwrap().ino(), 0o754));
+}
+
 /// QA: an empty file (`touch __init__.py`) could be given content by no edit: its text cannot be
 /// named, it has no line to number, and creating refuses an existing file. An empty old text
 /// fills it; one that is not empty is still refused.

@@ -330,8 +330,14 @@ impl Engine {
                 "{shown} changed on disk while the edit was prepared; read it again and retry"
             )));
         }
-        let mode = std::fs::metadata(path).map(|m| m.permissions().mode()).unwrap_or(0o644);
-        write_atomically(path, &after, mode)?;
+        let meta = std::fs::metadata(path).ok();
+        let mode = meta.as_ref().map_or(0o644, |m| m.permissions().mode());
+        match meta.is_some_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1) {
+            // A file with other hard links is written in place, as editors do: a rename would give
+            // this name a new file and leave the other names on the old content.
+            true => write_in_place(path, &after)?,
+            false => write_atomically(path, &after, mode)?,
+        }
         let after_hash = blake3::hash(after.as_bytes());
         let outcome = EditOutcome {
             path: shown,
@@ -584,6 +590,18 @@ fn write_atomically(path: &Path, text: &str, mode: u32) -> EngineResult<()> {
         let _ = std::fs::remove_file(&tmp);
         EngineError::internal(format!("cannot write {}: {e}", path.display()))
     })
+}
+
+/// Writes `text` over the file at `path` itself (truncated, then written): the same file, every
+/// hard link of it seeing the change. Not atomic, as an editor's save of such a file is not.
+fn write_in_place(path: &Path, text: &str) -> EngineResult<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).truncate(true).custom_flags(libc::O_NOFOLLOW).open(path)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    })();
+    result.map_err(|e| EngineError::internal(format!("cannot write {}: {e}", path.display())))
 }
 
 #[cfg(test)]
