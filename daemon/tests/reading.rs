@@ -968,6 +968,32 @@ fn an_edit_of_a_hard_linked_file_changes_every_link() {
     assert_eq!((meta.nlink(), meta.ino(), meta.mode() & 0o777), (2, std::fs::metadata(&hard).unwrap().ino(), 0o754));
 }
 
+/// QA: in a file whose lines end in CRLF and LF alike, a text written with LF across a CRLF line
+/// was "not found, copy it exactly", though the agent sees no CR. It says the text is there but
+/// for its line ends, and how to edit it.
+#[test]
+fn a_text_found_but_for_mixed_line_ends_says_so() {
+    let p = Project::new();
+    p.write("mixed.txt", "a = 1\r\nb = 2\nc = 3\r\n");
+    let edit = EditParams {
+        path: "mixed.txt".into(),
+        old_string: "a = 1\nb = 2".into(),
+        new_string: "x".into(),
+        ..Default::default()
+    };
+    let e = p.engine.edit(&p.caller("s"), &edit).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NotFound);
+    assert!(
+        e.message.starts_with(
+            "old_string was not found in mixed.txt as written: it is there from line 1 but for its line ends"
+        ),
+        "{e}"
+    );
+    let exact = EditParams { old_string: "a = 1\r\nb = 2".into(), ..edit };
+    p.engine.edit(&p.caller("s"), &exact).unwrap();
+    assert_eq!(p.text("mixed.txt"), "x\nc = 3\r\n");
+}
+
 /// QA: an empty file (`touch __init__.py`) could be given content by no edit: its text cannot be
 /// named, it has no line to number, and creating refuses an existing file. An empty old text
 /// fills it; one that is not empty is still refused.

@@ -307,7 +307,9 @@ impl Engine {
             }
         };
         if replacements == 0 {
-            return Err(not_found(&shown, params.surface));
+            let surface = params.surface;
+            return Err(mixed_line_ends(&before.text, &params.old_string, &shown, surface)
+                .unwrap_or_else(|| not_found(&shown, surface)));
         }
         if after == *before.text {
             return Err(EngineError::invalid(format!(
@@ -539,6 +541,25 @@ fn not_found(shown: &str, surface: Surface) -> EngineError {
         "{} was not found in {shown}; read the file again and copy the text exactly (whitespace included)",
         surface.old_text()
     ))
+}
+
+/// What a text not found in a file whose lines end in CRLF and LF alike adds, when it is there
+/// but for line ends: the agent sees no `\r`, and only a file whose every line ends in CRLF
+/// takes its LF for the file's own (QA).
+fn mixed_line_ends(text: &str, old: &str, shown: &str, surface: Surface) -> Option<EngineError> {
+    if !old.contains('\n') || !text.contains("\r\n") {
+        return None;
+    }
+    let unified = text.replace("\r\n", "\n");
+    let at = unified.find(&old.replace("\r\n", "\n"))?;
+    let line = unified[..at].matches('\n').count() + 1;
+    Some(EngineError::not_found(format!(
+        "{} was not found in {shown} as written: it is there from line {line} but for its line ends ({shown} ends \
+         some lines in CRLF, some in LF); replace those lines by number ({}), or write each CRLF line break as \
+         \\r\\n",
+        surface.old_text(),
+        surface.edit_lines()
+    )))
 }
 
 /// The refusal of a non-unique `old_string`, naming where it matches.
