@@ -20,8 +20,15 @@ pub(crate) fn lines(output: &str) -> Vec<String> {
     }
     let shown: Vec<String> = raw.iter().map(|raw| trim_end(strip_ansi(visible_segment(raw)))).collect();
     let inside = rules::hunk_bodies(&shown);
+    let binary = binary_lines(&shown, &inside);
     let mut lines = Vec::with_capacity(shown.len());
-    for ((raw, shown), inside) in raw.iter().zip(shown).zip(inside) {
+    let mut binary_run = 0;
+    for (((raw, shown), inside), binary) in raw.iter().zip(shown).zip(inside).zip(binary) {
+        if binary {
+            binary_run += 1;
+            continue;
+        }
+        push_binary_run(&mut lines, &mut binary_run);
         if inside {
             lines.push(strip_escapes(raw, |c| c == '\r'));
         } else {
@@ -29,7 +36,54 @@ pub(crate) fn lines(output: &str) -> Vec<String> {
             lines.push(shown);
         }
     }
+    push_binary_run(&mut lines, &mut binary_run);
     lines
+}
+
+/// The shortest line that may be taken for binary data by itself.
+const MIN_BINARY_CHARS: usize = 16;
+
+/// Which lines (outside diff hunks) are binary data rather than text: `cat` of an image, a
+/// compressed stream, whose characters carry nothing an agent can read, at a token or more each.
+/// A line is, when a quarter or more of its characters are unreadable (bytes that are not UTF-8,
+/// shown as U+FFFD, or control characters); so is one with any unreadable character next to such
+/// lines (a short line of the same data, cut where a random byte was a line break).
+fn binary_lines(lines: &[String], inside_hunks: &[bool]) -> Vec<bool> {
+    let counts: Vec<(usize, usize)> = lines.iter().map(|line| unreadable(line)).collect();
+    let mut binary: Vec<bool> = counts
+        .iter()
+        .zip(inside_hunks)
+        .map(|(&(chars, bad), &inside)| !inside && chars >= MIN_BINARY_CHARS && bad * 4 >= chars)
+        .collect();
+    let joins = |at: usize| !inside_hunks[at] && counts[at].1 > 0;
+    for at in 1..lines.len() {
+        binary[at] |= binary[at - 1] && joins(at);
+    }
+    for at in (0..lines.len().saturating_sub(1)).rev() {
+        binary[at] |= binary[at + 1] && joins(at);
+    }
+    binary
+}
+
+/// A line's characters, and how many of them are unreadable. Tabs, a man page's overstrike
+/// backspaces and form feeds are text's own controls.
+fn unreadable(line: &str) -> (usize, usize) {
+    let (mut chars, mut bad) = (0usize, 0usize);
+    for c in line.chars() {
+        chars += 1;
+        let text_control = matches!(c, '\t' | '\u{8}' | '\u{b}' | '\u{c}' | '\u{1b}');
+        bad += usize::from(c == char::REPLACEMENT_CHARACTER || (c.is_control() && !text_control));
+    }
+    (chars, bad)
+}
+
+/// One line standing for the `run` binary lines just passed, if any.
+fn push_binary_run(lines: &mut Vec<String>, run: &mut usize) {
+    match std::mem::take(run) {
+        0 => {}
+        1 => lines.push("[1 line of binary data, not shown]".to_string()),
+        n => lines.push(format!("[{n} lines of binary data, not shown]")),
+    }
 }
 
 /// A progress bar rewrites its line with `\r`; only the last non-empty redraw remained visible.
@@ -101,6 +155,29 @@ fn strip_escapes(line: &str, keep: impl Fn(char) -> bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// QA: `cat` of random bytes sent 14 KB of U+FFFD (about 5k tokens). Binary lines are
+    /// counted, text around them kept.
+    #[test]
+    fn binary_lines_are_counted_and_text_kept() {
+        let garbage = "\u{fffd}\u{1}\u{fffd}ab\u{fffd}\u{fffd}cd\u{2}\u{fffd}ef\u{fffd}\u{fffd}gh\u{fffd}";
+        let output =
+            format!("{garbage}\nx\u{fffd}\n{garbage}\nerror: truncated archive\n{garbage}\nok\n\nshort \u{fffd}\n");
+        assert_eq!(
+            lines(&output),
+            [
+                "[3 lines of binary data, not shown]",
+                "error: truncated archive",
+                "[1 line of binary data, not shown]",
+                "ok",
+                "",
+                "short \u{fffd}"
+            ]
+        );
+        assert_eq!(lines("plain text with a tab\tand é\n"), ["plain text with a tab\tand é"]);
+        assert_eq!(lines("N\u{8}NA\u{8}AM\u{8}ME\u{8}E ls\u{8}ls - list\n").len(), 1, "a man page's overstrike");
+        assert!(!lines("N\u{8}NA\u{8}AM\u{8}ME\u{8}E ls\u{8}ls - list\n")[0].contains("binary"));
+    }
 
     #[test]
     fn strips_colour_and_osc_links() {
