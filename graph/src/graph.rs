@@ -301,7 +301,14 @@ impl Graph {
             return modules::Target::Any(std::iter::once(written).chain(declared).collect());
         }
         if language != Language::Rust {
-            return modules::target(language, file, module, modules::RustPlace::default());
+            let target = modules::target(language, file, module, modules::RustPlace::default());
+            // Which files are under an import root is the project's to say: the files, by stem,
+            // so that every use of the target (a file's own test too) agrees with the index.
+            if let modules::Target::Rooted(_) = target {
+                let stems = self.modules.matching(&target).into_iter().map(|f| modules::module_stem(f).to_string());
+                return modules::Target::Exact(stems.collect());
+            }
+            return target;
         }
         let own = modules::target(language, file, module, self.js_modules.rust_place(file));
         // `mycrate::util` from the crate's integration tests, examples or another crate.

@@ -67,6 +67,11 @@ pub(crate) enum Target {
     Exact(Vec<String>),
     /// Files whose stem ends with one of these.
     Suffix(Vec<String>),
+    /// Files whose stem ends with this after an import root: a directory that is no package (it
+    /// holds no `__init__.py`). Python 3 resolves an absolute import from `sys.path`, never from
+    /// the importing file's package, so `import json` in `pkg/user.py` is the standard library's
+    /// and not `pkg/json.py`; `pkg.json` is, from the directory above `pkg`.
+    Rooted(String),
     /// Files directly in a directory whose path ends with this (a Java package).
     Directory(String),
     /// Files directly in a directory whose path ends this import path (a Go package: the
@@ -87,6 +92,7 @@ impl Target {
         match self {
             Target::Exact(stems) => stems.iter().any(|s| *s == stem),
             Target::Suffix(stems) => stems.iter().any(|s| suffix_of(stem, s)),
+            Target::Rooted(module) => suffix_of(stem, module),
             Target::Directory(dir) => suffix_of(parent(file), dir),
             Target::ImportPath(path) => suffix_of(path, parent(file)),
             Target::PackageDir(dir) => parent(file) == dir,
@@ -139,6 +145,15 @@ impl FileIndex {
         }
     }
 
+    /// Whether the root-relative directory `dir` is a Python package: it holds `__init__.py` (or
+    /// its stub). The root itself is none.
+    fn is_package(&self, dir: &str) -> bool {
+        !dir.is_empty()
+            && self.by_stem.get(last(dir)).is_some_and(|files| {
+                ["__init__.py", "__init__.pyi"].iter().any(|init| files.contains(&format!("{dir}/{init}")))
+            })
+    }
+
     /// The files `target` matches, in path order.
     pub(crate) fn matching(&self, target: &Target) -> BTreeSet<&str> {
         let mut out = BTreeSet::new();
@@ -149,6 +164,15 @@ impl FileIndex {
     fn collect<'a>(&'a self, part: &Target, out: &mut BTreeSet<&'a str>) {
         let (index, keys): (_, Vec<&str>) = match part {
             Target::Exact(stems) | Target::Suffix(stems) => (&self.by_stem, stems.iter().map(|s| last(s)).collect()),
+            Target::Rooted(module) => {
+                let files = self.by_stem.get(last(module)).into_iter().flatten();
+                let rooted = |file: &&String| {
+                    let stem = module_stem(file);
+                    part.matches(file) && !self.is_package(stem[..stem.len() - module.len()].trim_end_matches('/'))
+                };
+                out.extend(files.filter(rooted).map(String::as_str));
+                return;
+            }
             Target::Directory(path) | Target::ImportPath(path) | Target::PackageDir(path) => {
                 (&self.by_dir, vec![last(path)])
             }
@@ -209,7 +233,7 @@ fn python(from: &str, module: &str) -> Target {
     let dots = module.chars().take_while(|c| *c == '.').count();
     let rest = module[dots..].replace('.', "/");
     if dots == 0 {
-        return Target::Suffix(vec![rest]);
+        return Target::Rooted(rest);
     }
     let mut base = parent(from).to_string();
     for _ in 1..dots {

@@ -1053,3 +1053,21 @@ fn calls_through_a_module_s_aliases_reach_the_function() {
     );
     assert_eq!(callers(&graph, "internalTwo", None), ["src/main.ts:4 run [exact]"]);
 }
+
+/// QA: `import json` in a package was taken for the package's own `json.py` (Python 3 resolves an
+/// absolute import from sys.path, never from the importing package), giving `exact` callers of a
+/// function they never call, importers and tests it does not have. A module is found from an
+/// import root only: a directory that is no package.
+#[test]
+fn an_absolute_python_import_is_not_a_packages_namesake() {
+    let graph = project(&[
+        ("src/pkg/__init__.py", ""),
+        ("src/pkg/json.py", "def loads(s):\n    return s\n"),
+        ("src/pkg/user.py", "import json\n\n\ndef go():\n    return json.loads('1')\n"),
+        ("src/pkg/mine.py", "import pkg.json\n\n\ndef own():\n    return pkg.json.loads('1')\n"),
+        ("tests/test_other.py", "from json import loads\n\n\ndef test_x():\n    loads('1')\n"),
+    ]);
+    let files = graph.file_graph();
+    assert_eq!(files.importers_of("src/pkg/json.py").collect::<Vec<_>>(), ["src/pkg/mine.py"]);
+    assert_eq!(callers(&graph, "loads", None), ["src/pkg/mine.py:5 own [exact]"]);
+}
