@@ -1,6 +1,6 @@
 //! Imports and re-exports per language, read from the top-level statements of a file (and a
-//! JavaScript function's `require`, see [`crate::commonjs`]): which local name stands for which
-//! item (or module) of which module.
+//! JavaScript function's `require`, see [`crate::commonjs`], or a Python function's `import`):
+//! which local name stands for which item (or module) of which module.
 
 use lean_ctx_outline::Language;
 use lean_ctx_outline::tree_sitter::Node;
@@ -220,8 +220,23 @@ impl Reader<'_> {
                     self.push(node, "*", None, &module, false);
                 }
             }
-            // `if TYPE_CHECKING:` and `try:` blocks hold imports too.
-            "if_statement" | "try_statement" | "block" | "else_clause" | "except_clause" => {
+            // `if TYPE_CHECKING:` and `try:` blocks hold imports too; so do function bodies (an
+            // import deferred to the call, against a cycle or a slow module), whose names are
+            // then the file's: what the function calls through them is found, and the file is
+            // that module's importer.
+            "if_statement"
+            | "try_statement"
+            | "block"
+            | "else_clause"
+            | "elif_clause"
+            | "except_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "for_statement"
+            | "while_statement"
+            | "decorated_definition"
+            | "function_definition"
+            | "class_definition" => {
                 let mut cursor = node.walk();
                 for child in node.named_children(&mut cursor) {
                     self.python(child);

@@ -1071,3 +1071,20 @@ fn an_absolute_python_import_is_not_a_packages_namesake() {
     assert_eq!(files.importers_of("src/pkg/json.py").collect::<Vec<_>>(), ["src/pkg/mine.py"]);
     assert_eq!(callers(&graph, "loads", None), ["src/pkg/mine.py:5 own [exact]"]);
 }
+
+/// QA: an import inside a function (deferred against a cycle) was not read, so the function
+/// called "names it does not define" and the module it imports had no importer, callers nor
+/// tests: `impact` answered "dependents: none".
+#[test]
+fn an_import_inside_a_python_function_is_the_files() {
+    let graph = project(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/dbg.py", "def helper():\n    return 1\n"),
+        ("pkg/core.py", "def run():\n    from .dbg import helper\n    return helper()\n"),
+        ("test_core.py", "def test_run():\n    from pkg.core import run\n    assert run() == 1\n"),
+    ]);
+    assert_eq!(callers(&graph, "helper", None), ["pkg/core.py:3 run [exact]"]);
+    assert_eq!(callers(&graph, "run", None), ["test_core.py:3 test_run [exact]"]);
+    let files = graph.file_graph();
+    assert_eq!(files.importers_of("pkg/dbg.py").collect::<Vec<_>>(), ["pkg/core.py"]);
+}
