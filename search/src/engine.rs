@@ -118,7 +118,12 @@ impl SearchEngine {
         }
         if found.total == 0 {
             let unwithheld = |rel: &Path| filter.withheld_by(rel).is_none();
-            let left_out = ignored::ignored_tops(&scope, config, filter.includes_hidden(), &unwithheld);
+            let hidden = filter.includes_hidden();
+            let mut left_out = ignored::ignored_tops(&scope, config, hidden, &unwithheld);
+            // Only what the globs would have searched was left out (`--include '*.xyz'`).
+            if !filter.admits_every_path() {
+                left_out = left_out.holding(&scope, config, hidden, &admitted);
+            }
             notes.extend(ignored::search_note(&left_out));
         }
         notes.extend(found.withheld.unsearched_note());

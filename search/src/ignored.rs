@@ -83,6 +83,68 @@ pub(crate) fn scope_ignored(scope: &Scope, config: &SearchConfig) -> bool {
     false
 }
 
+impl Ignored {
+    /// The tops that are files, then the directories: a directory of many files (node_modules)
+    /// must not spend the walk's bound before a file beside it is looked at.
+    fn in_walk_order(&self) -> impl Iterator<Item = &String> {
+        let (dirs, files): (Vec<&String>, Vec<&String>) = self.tops.iter().partition(|top| top.ends_with('/'));
+        files.into_iter().chain(dirs)
+    }
+
+    /// The tops holding a file `wanted` takes (given root-relative), for a request whose globs
+    /// admit only some files: a top holding none of them is nothing it left out. Looks at
+    /// [`HINT_WALK`] entries at most; a top not looked into is kept, as one that may hold one.
+    pub(crate) fn holding(
+        self,
+        scope: &Scope,
+        config: &SearchConfig,
+        hidden: bool,
+        wanted: &dyn Fn(&Path) -> bool,
+    ) -> Ignored {
+        let mut looked = 0;
+        let mut tops = Vec::new();
+        for top in self.in_walk_order() {
+            let (files, cut) = files_under(scope, config, top, hidden, wanted, &mut looked, 1);
+            if !files.is_empty() || cut {
+                tops.push(top.clone());
+            }
+        }
+        tops.sort();
+        Ignored { tops, partial: self.partial }
+    }
+}
+
+/// The files under the left-out path `top` (root-relative) that `wanted` takes, at most `most`,
+/// walked without the ignore rules; `looked` counts the entries walked across calls, and the walk
+/// stops past [`HINT_WALK`] of them, saying it was cut.
+fn files_under(
+    scope: &Scope,
+    config: &SearchConfig,
+    top: &str,
+    hidden: bool,
+    wanted: &dyn Fn(&Path) -> bool,
+    looked: &mut usize,
+    most: usize,
+) -> (Vec<PathBuf>, bool) {
+    let mut everything = WalkOptions::project(config, hidden);
+    everything.respect_ignore = false;
+    let mut found = Vec::new();
+    for entry in everything.builder(&scope.root.join(top)).build().flatten() {
+        *looked += 1;
+        if *looked > HINT_WALK {
+            return (found, true);
+        }
+        let Ok(rel) = entry.path().strip_prefix(&scope.root) else { continue };
+        if entry.file_type().is_some_and(|kind| kind.is_file()) && wanted(rel) {
+            found.push(rel.to_path_buf());
+            if found.len() >= most {
+                break;
+            }
+        }
+    }
+    (found, false)
+}
+
 /// What an empty search adds about the paths it did not search.
 pub(crate) fn search_note(ignored: &Ignored) -> Option<String> {
     let named = named(ignored)?;
@@ -101,22 +163,13 @@ pub(crate) fn glob_note(
     hidden: bool,
     matches: &dyn Fn(&Path) -> bool,
 ) -> Option<String> {
+    let mut looked = 0;
     let mut found: Vec<PathBuf> = Vec::new();
-    let (mut partial, mut looked) = (ignored.partial, 0);
-    let mut everything = WalkOptions::project(config, hidden);
-    everything.respect_ignore = false;
-    'tops: for top in &ignored.tops {
-        for entry in everything.builder(&scope.root.join(top)).build().flatten() {
-            looked += 1;
-            if looked > HINT_WALK {
-                partial = true;
-                break 'tops;
-            }
-            let Ok(rel) = entry.path().strip_prefix(&scope.root) else { continue };
-            if entry.file_type().is_some_and(|kind| kind.is_file()) && matches(rel) {
-                found.push(rel.to_path_buf());
-            }
-        }
+    let mut partial = ignored.partial;
+    for top in ignored.in_walk_order() {
+        let (files, cut) = files_under(scope, config, top, hidden, matches, &mut looked, usize::MAX);
+        found.extend(files);
+        partial |= cut;
     }
     if found.is_empty() {
         return None;
@@ -155,4 +208,17 @@ fn named(ignored: &Ignored) -> Option<String> {
             format!("{} and {last}", named.join(", "))
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// QA: a glob's note said nothing of `run.log` once `node_modules/` beside it held more files
+    /// than the walk's bound: files are looked at before directories.
+    #[test]
+    fn files_are_looked_at_before_directories() {
+        let ignored = Ignored { tops: vec!["a/".into(), "node_modules/".into(), "run.log".into()], partial: false };
+        assert_eq!(ignored.in_walk_order().collect::<Vec<_>>(), ["run.log", "a/", "node_modules/"]);
+    }
 }

@@ -458,6 +458,15 @@ fn an_empty_answer_names_what_the_ignore_rules_left_out() {
         }
         let result = search(Action::Regex, Some("run.log"));
         assert_eq!(lines(&result), [("run.log".to_string(), 1, "generated_only failed".to_string())]);
+        // With globs, only what they would have searched was left out.
+        let with_include = |glob: &str| {
+            let mut request = SearchRequest::new(fx.root(), Action::Regex, "generated_only");
+            request.include = vec![glob.to_string()];
+            engine.search(&request).unwrap().text
+        };
+        assert!(!with_include("*.xyz").contains("ignore rules"), "{}", with_include("*.xyz"));
+        assert!(with_include("*.log").contains("leave out `run.log`, not searched"), "{}", with_include("*.log"));
+        assert!(with_include("*.rs").contains("leave out `build/`, not searched"), "{}", with_include("*.rs"));
         // A search that found something, or one of a directory with nothing left out, says nothing of it.
         assert!(!search(Action::Regex, Some("src")).text.contains("ignore rules"));
 
