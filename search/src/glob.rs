@@ -144,6 +144,9 @@ fn empty_hint(
     if literal && scope.base.join(dir).is_dir() {
         return Some(format!("`{dir}` is a directory and a glob matches files: `{dir}/**` lists the files under it"));
     }
+    if let Some(from_root) = from_root_hint(scope, set, pattern, hidden, config, withhold) {
+        return Some(from_root);
+    }
     let unwithheld = |rel: &Path| withhold(&scope.root.join(rel)).is_none();
     let left_out = ignored::ignored_tops(scope, config, hidden, &unwithheld);
     let named =
@@ -152,6 +155,39 @@ fn empty_hint(
     let hidden_note = (!hidden).then(|| hidden_note(scope, set, config, withhold)).flatten();
     let notes: Vec<String> = hidden_note.into_iter().chain(ignored_note).collect();
     (!notes.is_empty()).then(|| notes.join("\n"))
+}
+
+/// QA: from a subdirectory, a glob written from the project's root (`src/requests/*.py` in
+/// `src`, as every answer shows paths) matched nothing, without a word. When the pattern matches
+/// from the root, the hint says so, and how to write it from here when it starts with this
+/// directory's path.
+fn from_root_hint(
+    scope: &Scope,
+    set: &globset::GlobSet,
+    pattern: &str,
+    hidden: bool,
+    config: &SearchConfig,
+    withhold: &dyn Fn(&Path) -> Option<String>,
+) -> Option<String> {
+    if scope.base_rel.as_os_str().is_empty() || !pattern.contains('/') {
+        return None;
+    }
+    let root = Scope { root: scope.root.clone(), base: scope.root.clone(), base_rel: PathBuf::new() };
+    let found = matching(&root, set, hidden, config, &mut |path, _| withhold(path).is_none()).paths.len() as u64;
+    if found == 0 {
+        return None;
+    }
+    let here = display(&scope.base_rel);
+    let rewrite = pattern
+        .trim_start_matches("./")
+        .strip_prefix(&format!("{here}/"))
+        .map(|rest| format!(": `{rest}` from here"))
+        .unwrap_or_default();
+    Some(format!(
+        "a glob is taken from the directory searched, {here}/, where this one matches nothing; from the project \
+         root it matches {}{rewrite}",
+        count(found, "file")
+    ))
 }
 
 /// How many files under hidden paths, which the walk left out, the pattern matches.

@@ -356,6 +356,11 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
     let note = "2 files not matched against the pattern: the user's Read rules withhold their names: deny \
                 Read(./certs/**); deny Read(./keys/**)";
     assert_eq!(result.text, format!("no files match\n{note}\n"));
+    // From a subdirectory, a glob written from the root says where it matches.
+    let result = engine.glob(fx.root(), "src/*.rs", Some(Path::new("src")), 10, &|_| None).unwrap();
+    let hint = "a glob is taken from the directory searched, src/, where this one matches nothing; from the project \
+                root it matches 2 files: `*.rs` from here";
+    assert_eq!(result.text, format!("no files match\n{hint}\n"));
     // A pattern naming a directory says how to list its files.
     for dir in ["src", "src/", "web"] {
         let result = engine.glob(fx.root(), dir, None, 10, &|_| None).unwrap();

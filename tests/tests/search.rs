@@ -274,6 +274,14 @@ fn globs_naming_directories_are_relative_to_the_callers_directory() {
         // A glob without `/` names files at any depth, anchored nowhere.
         let everywhere = lctx(&home, &package, no_daemon, &["glob", "*.ts"]);
         assert!(everywhere.contains("other/src/b.ts"), "{everywhere}");
+        // QA: one written from the root, as answers show paths, matched nothing without a word.
+        let from_root = lctx(&home, &package, no_daemon, &["glob", "other/src/*.ts"]);
+        assert_eq!(
+            from_root,
+            "no files match\na glob is anchored where this call is, package/, and there `other/src/*.ts` matches \
+             nothing; from the project root it matches 1 file (as other/src/b.ts): write it from package/, or start \
+             it with `../`\n"
+        );
     }
 }
 

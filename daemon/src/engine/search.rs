@@ -503,12 +503,33 @@ impl Engine {
     pub fn glob(&self, caller: &Caller<'_>, pattern: &str, path: &str, max: Option<u32>) -> EngineResult<GlobResult> {
         let SearchPath { root, within, globs_below } = self.search_path(caller, path)?;
         let max = max_results(max, "50")?.unwrap_or(lean_ctx_search::DEFAULT_MAX_RESULTS);
-        let pattern = in_project(&root, within.as_deref(), globs_below.as_deref(), pattern)?;
+        let asked = pattern;
+        let pattern = in_project(&root, within.as_deref(), globs_below.as_deref(), asked)?;
         // Files the user's rules deny reading are not listed either, and the answer counts them.
         let config = self.config.get();
         let rules = self.permission_rules(&self.scope(caller, &config)?, &config);
         let withhold = |file: &Path| read_rule(&rules.permissions, file, Shows::Names);
-        let result = self.search.glob(&root, &pattern, within.as_deref(), max, &withhold).map_err(search_error)?;
+        let mut result = self.search.glob(&root, &pattern, within.as_deref(), max, &withhold).map_err(search_error)?;
+        // QA: from a subdirectory, a glob written from the project's root as every answer shows
+        // paths (`src/requests/*.py` in `src`) matched nothing, without a word.
+        let anchored_here = globs_below.as_deref().filter(|_| result.total == 0 && pattern != asked);
+        if let Some(below) = anchored_here
+            && let Ok(from_root) = in_project(&root, None, None, asked)
+            && let Ok(at_root) = self.search.glob(&root, &from_root, None, 1, &withhold)
+            && at_root.total > 0
+        {
+            let hint = format!(
+                "a glob is anchored where this call is, {below}/, and there `{asked}` matches nothing; from the \
+                 project root it matches {} (as {}): write it from {below}/, or start it with `../`",
+                lean_ctx_common::plural::count(at_root.total, "file"),
+                at_root.paths.first().map_or("", String::as_str),
+            );
+            result.text.push_str(&format!("{hint}\n"));
+            result.hint = Some(match result.hint.take() {
+                Some(before) => format!("{before}\n{hint}"),
+                None => hint,
+            });
+        }
         Ok(result)
     }
 
