@@ -189,7 +189,7 @@ pub(crate) fn glob_note(
 }
 
 /// `ignored`'s tops, the first [`NAMED`] by name and the rest counted; None when it has none.
-fn named(ignored: &Ignored) -> Option<String> {
+pub(crate) fn named(ignored: &Ignored) -> Option<String> {
     if ignored.tops.is_empty() {
         return None;
     }

@@ -18,6 +18,10 @@ use crate::withheld::Withheld;
 /// More files than this in one directory are summarised as `… N more files`.
 const MAX_FILES_PER_DIR: usize = 100;
 
+/// The most lines of entries a tree shows: past them it says how many it left out (a depth of 5
+/// over a dependency directory listed 25,000 lines).
+const MAX_TREE_LINES: usize = 2_000;
+
 #[derive(Default)]
 struct Node {
     dirs: BTreeMap<String, Node>,
@@ -147,11 +151,46 @@ pub(crate) fn tree(
     }
     let mut text = format!("{label}/ ({})\n", root.count);
     root.render(&mut text, 1, depth.max(1));
+    cut_to_lines(&mut text, MAX_TREE_LINES + 1);
     if let Some(note) = skipped_note(&skipped) {
         let _ = writeln!(text, "{note}");
     }
+    // What the walk left out unasked is said, as an empty search says it: `.github/` and
+    // `build/` exist though the tree does not list them.
+    let shown = |rel: &Path| withhold(&scope.root.join(rel)).is_none();
+    if !show_hidden && crate::walk::skips_hidden_files(scope, config, &shown) {
+        let _ = writeln!(
+            text,
+            "hidden entries (a name starting with `.`) are not listed (ctx_tree show_hidden, lctx tree --hidden)"
+        );
+    }
+    if respect_gitignore {
+        let left_out = crate::ignored::ignored_tops(scope, config, show_hidden, &shown);
+        if let Some(named) = crate::ignored::named(&left_out) {
+            let _ = writeln!(
+                text,
+                "the project's ignore rules (.gitignore, .ignore) leave out {named}, not listed (ctx_tree \
+                 respect_gitignore=false, lctx tree --no-ignore)"
+            );
+        }
+    }
     text.push_str(&withheld_line(&withheld));
     TreeResult { text, files: root.count, dirs: root.dir_count(), skipped, withheld: withheld.results }
+}
+
+/// Keeps the first `most` lines of `text`, and says how many it left out.
+fn cut_to_lines(text: &mut String, most: usize) {
+    let Some((at, _)) = text.match_indices('\n').nth(most - 1) else { return };
+    let left_out = text[at + 1..].lines().count();
+    if left_out == 0 {
+        return;
+    }
+    text.truncate(at + 1);
+    let _ = writeln!(
+        text,
+        "… {left_out} more lines of this tree not shown (at most {MAX_TREE_LINES}); narrow it with a path or a \
+         smaller depth"
+    );
 }
 
 /// Where the link `link` points, as a tree shows it: its target as written when it resolves inside
@@ -195,11 +234,43 @@ mod tests {
         }
         fs::create_dir(root.join("empty")).unwrap();
         fs::write(root.join(".gitignore"), "target/\n").unwrap();
+        // QA: what the walk leaves out unasked is said, not only left out.
+        let notes = "hidden entries (a name starting with `.`) are not listed (ctx_tree show_hidden, lctx tree \
+                     --hidden)\nthe project's ignore rules (.gitignore, .ignore) leave out `target/`, not listed \
+                     (ctx_tree respect_gitignore=false, lctx tree --no-ignore)\n";
         assert_eq!(
             tree_of(root, 2),
-            "./ (5)\n  docs/ (1)\n    x.md\n  empty/ (0)\n  src/ (3)\n    a/ (2) …\n    lib.rs\n  Cargo.toml\n"
+            format!(
+                "./ (5)\n  docs/ (1)\n    x.md\n  empty/ (0)\n  src/ (3)\n    a/ (2) …\n    lib.rs\n  Cargo.toml\n{notes}"
+            )
         );
-        assert_eq!(tree_of(root, 1), "./ (5)\n  docs/ (1) …\n  empty/ (0)\n  src/ (3) …\n  Cargo.toml\n");
+        assert_eq!(
+            tree_of(root, 1),
+            format!("./ (5)\n  docs/ (1) …\n  empty/ (0)\n  src/ (3) …\n  Cargo.toml\n{notes}")
+        );
+    }
+
+    /// QA: a deep tree of a dependency directory listed 25,000 lines.
+    #[test]
+    fn a_tree_stops_at_its_line_bound_saying_how_many_it_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        for d in 0..30 {
+            for f in 0..90 {
+                let path = dir.path().join(format!("d{d:02}/f{f:02}.rs"));
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                fs::write(path, "x").unwrap();
+            }
+        }
+        let text = tree_of(dir.path(), 3);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), MAX_TREE_LINES + 2, "the label, the bound's lines, the note");
+        let left_out = 1 + 30 * 91 - (MAX_TREE_LINES + 1);
+        assert_eq!(
+            lines.last().unwrap().to_string(),
+            format!(
+                "… {left_out} more lines of this tree not shown (at most 2000); narrow it with a path or a smaller depth"
+            )
+        );
     }
 
     #[test]

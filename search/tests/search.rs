@@ -499,9 +499,15 @@ fn tree_lists_counts_with_depth_hidden_and_ignore_switches() {
     fx.write("src/deep/nested/mod.rs", "x");
     let engine = fx.engine();
     let tree = engine.tree(fx.root(), None, 2, false, true, &|_| None).unwrap();
+    let notes = "hidden entries (a name starting with `.`) are not listed (ctx_tree show_hidden, lctx tree --hidden)\n\
+                 the project's ignore rules (.gitignore, .ignore) leave out `dist/`, not listed (ctx_tree \
+                 respect_gitignore=false, lctx tree --no-ignore)\n";
     assert_eq!(
         tree.text,
-        "./ (6)\n  lib/ (1)\n    util.py\n  src/ (3)\n    deep/ (1) …\n    config.rs\n    main.rs\n  web/ (1)\n    app.ts\n  README.md\n"
+        format!(
+            "./ (6)\n  lib/ (1)\n    util.py\n  src/ (3)\n    deep/ (1) …\n    config.rs\n    main.rs\n  web/ (1)\n    \
+             app.ts\n  README.md\n{notes}"
+        )
     );
     assert_eq!((tree.files, tree.dirs), (6, 5));
     let tree = engine.tree(fx.root(), Some(Path::new("src")), 5, false, true, &|_| None).unwrap();
