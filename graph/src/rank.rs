@@ -124,10 +124,23 @@ impl Nodes {
 
 impl Graph {
     /// Every definition ranked by PageRank over the references, personalised by `personal`
-    /// (root-relative paths; files the graph does not hold are ignored).
-    pub fn rank(&self, personal: &BTreeSet<String>, interrupt: Interrupt<'_>) -> Result<Ranking, Interrupted> {
+    /// (root-relative paths; files the graph does not hold are ignored). The references of the
+    /// files `silent` names count for nothing: a file the user's rules withhold must not move
+    /// the ranking by what it calls.
+    pub fn rank(
+        &self,
+        personal: &BTreeSet<String>,
+        silent: &dyn Fn(&str) -> bool,
+        interrupt: Interrupt<'_>,
+    ) -> Result<Ranking, Interrupted> {
         let walked = self.rank_edges(interrupt)?;
         let nodes = &walked.nodes;
+        let mut quiet = vec![false; nodes.count];
+        for (path, entry) in self.files().iter().filter(|(path, _)| silent(path)) {
+            if let Some(&base) = nodes.base.get(path) {
+                quiet[base..=base + entry.facts.defs.len()].fill(true);
+            }
+        }
         let mut ranking =
             Ranking { exact: walked.exact, likely: walked.likely, ambiguous: walked.ambiguous, ..Ranking::default() };
         let mut own = vec![0.0; nodes.count];
@@ -141,7 +154,7 @@ impl Graph {
             own.iter_mut().for_each(|share| *share *= PERSONAL_SHARE / touched);
         }
         let uniform = if touched > 0.0 { 1.0 - PERSONAL_SHARE } else { 1.0 } / nodes.count.max(1) as f64;
-        let (rank, dangling) = pagerank(walked, uniform, &own, interrupt)?;
+        let (rank, dangling) = pagerank(walked, uniform, &own, &quiet, interrupt)?;
         // Sorted on (score, file's place in path order, line) before any id is built: most
         // definitions tie on score, and comparing their paths and looking up their lines made
         // the sort the costliest step of a ranking.
@@ -287,13 +300,18 @@ fn pagerank(
     walked: &RankEdges,
     uniform: f64,
     own: &[f64],
+    quiet: &[bool],
     interrupt: Interrupt<'_>,
 ) -> Result<(Vec<f64>, f64), Interrupted> {
     let (edges, uses, fanouts) = (&walked.edges, &walked.uses, &walked.fanouts);
     let n = edges.len();
     let totals: Vec<f64> = fanouts.iter().map(Fanout::total).collect();
+    // A quiet node refers to nothing: what it holds is spread as a dangling node's is.
     let out: Vec<f64> = (0..n)
         .map(|u| {
+            if quiet[u] {
+                return 0.0;
+            }
             let direct: f64 = edges[u].iter().map(|(_, weight)| weight).sum();
             direct + uses[u].iter().map(|(fanout, count, itself)| count * (totals[*fanout] - itself)).sum::<f64>()
         })
@@ -367,10 +385,36 @@ mod tests {
         ("c.py", "from core import core\n\ndef gamma():\n    core()\n\ndef leaf():\n    pass\n"),
     ];
 
+    /// QA: what a file the Read rules withhold calls moved the ranking (four calls in a denied
+    /// file swapped two definitions' ranks). Its references count for nothing.
+    #[test]
+    fn a_silent_files_references_do_not_move_the_ranking() {
+        let lib = ("lib.py", "def alpha():\n    pass\n\ndef beta():\n    pass\n");
+        let main = ("main.py", "from lib import alpha, beta\n\ndef run():\n    alpha()\n    beta()\n");
+        let calling = |name: &str| format!("from lib import alpha, beta\n\ndef s1():\n    {name}()\n    {name}()\n");
+        let (calls_beta, calls_alpha) = (calling("beta"), calling("alpha"));
+        let scores = |secret: &str| {
+            let graph = graph(&[lib, main, ("secret.py", secret)]);
+            let ranking = graph.rank(&BTreeSet::new(), &|file| file == "secret.py", Interrupt::NEVER).unwrap();
+            let mut scores: Vec<(String, f64)> = ranking
+                .defs
+                .iter()
+                .filter(|r| r.id.file == "lib.py")
+                .map(|r| (graph.def(&r.id).unwrap().name.clone(), r.score))
+                .collect();
+            scores.sort_by(|a, b| a.0.cmp(&b.0));
+            scores
+        };
+        assert_eq!(scores(&calls_beta), scores(&calls_alpha));
+        let told = graph(&[lib, main, ("secret.py", &calls_beta)]);
+        let heard = told.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
+        assert_eq!(names(&told, &heard)[0], "beta", "heard, the calls do count");
+    }
+
     #[test]
     fn the_most_referenced_definition_ranks_first_and_ties_go_by_path_then_line() {
         let graph = graph(&STAR);
-        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(names(&graph, &ranking), ["core", "helper", "alpha", "beta", "gamma", "leaf"]);
         assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (4, 0, 0));
         assert!(ranking.defs[0].score > ranking.defs[1].score, "{:?}", ranking.defs);
@@ -383,18 +427,18 @@ mod tests {
     #[test]
     fn a_change_to_the_graph_is_ranked_afresh() {
         let mut graph = graph(&STAR);
-        let before = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let before = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         // Asked again unchanged: the same ranking (from the edges resolved the first time).
-        assert_eq!(graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().defs, before.defs);
+        assert_eq!(graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap().defs, before.defs);
         // Three calls of `leaf` (last so far) from two new definitions.
         assert_eq!(names(&graph, &before).last().map(String::as_str), Some("leaf"));
         let calls = "from c import leaf\n\ndef delta():\n    leaf()\n    leaf()\n\ndef epsilon():\n    leaf()\n";
         graph.upsert("d.py", FileEntry { stamp: Stamp::default(), facts: crate::extract(Language::Python, calls) });
-        let after = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let after = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(names(&graph, &after)[..2], ["core", "leaf"]);
         assert_eq!((after.exact, after.likely, after.ambiguous), (7, 0, 0));
         graph.remove("d.py");
-        assert_eq!(graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().defs, before.defs);
+        assert_eq!(graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap().defs, before.defs);
     }
 
     #[test]
@@ -407,11 +451,11 @@ mod tests {
             ],
         );
         // Unmapped, `@/price` is a dependency's module: the call is not the project's.
-        assert_eq!(graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().exact, 0);
+        assert_eq!(graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap().exact, 0);
         let config = r#"{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }"#;
         graph.set_js_modules(crate::JsModules::read(["tsconfig.json"], |_| Some(config.to_string())));
         assert!(
-            graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap().exact > 0,
+            graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap().exact > 0,
             "the mapped import resolves the call"
         );
     }
@@ -432,7 +476,7 @@ mod tests {
                 ),
             ],
         );
-        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert!(ranking.defs.iter().all(|r| r.id.file.starts_with("lib/")), "{:?}", ranking.defs);
         assert_eq!(names(&graph, &ranking), ["request", "get", "unused"]);
         assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (1, 0, 0));
@@ -446,7 +490,7 @@ mod tests {
             ("pkg/_impl.py", "def compute(x):\n    return x\n\ndef unused():\n    pass\n"),
             ("use.py", "from pkg import compute\n\ndef run():\n    compute(1)\n    compute(2)\n"),
         ]);
-        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         let first = &ranking.defs[0].id;
         assert_eq!((first.file.as_str(), names(&graph, &ranking)[0].as_str()), ("pkg/_impl.py", "compute"));
     }
@@ -459,7 +503,7 @@ mod tests {
             ("c.py", "def parse():\n    pass\n"),
             ("use.py", "from a import A\nfrom c import parse\n\ndef run():\n    A.load()\n    parse()\n"),
         ]);
-        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         let score = |name: &str, file: &str| {
             ranking.defs.iter().find(|r| r.id.file == file && graph.def(&r.id).unwrap().name == name).unwrap().score
         };
@@ -473,7 +517,7 @@ mod tests {
             ("b.py", "class Beta:\n    def load(self):\n        pass\n"),
             ("any.py", "def any_load(x):\n    x.load()\n"),
         ]);
-        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!((ranking.exact, ranking.likely, ranking.ambiguous), (0, 0, 1));
         // Both methods, and with them their classes, get the same share; the caller gets none.
         let scores: Vec<f64> = ranking.defs.iter().map(|r| r.score).collect();
@@ -489,7 +533,7 @@ mod tests {
             ("a.py", "class A:\n    def load(self, other):\n        other.load()\n"),
             ("b.py", "class B:\n    def load(self):\n        pass\n"),
         ]);
-        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(ranking.ambiguous, 1);
         let score = |file: &str, name: &str| {
             ranking.defs.iter().find(|r| r.id.file == file && graph.def(&r.id).unwrap().name == name).unwrap().score
@@ -503,8 +547,8 @@ mod tests {
     fn an_interrupted_ranking_keeps_nothing() {
         let graph = graph(&STAR);
         let gone = || true;
-        assert_eq!(graph.rank(&BTreeSet::new(), Interrupt::new(&gone)).err(), Some(Interrupted));
-        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        assert_eq!(graph.rank(&BTreeSet::new(), &|_| false, Interrupt::new(&gone)).err(), Some(Interrupted));
+        let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(names(&graph, &ranking), ["core", "helper", "alpha", "beta", "gamma", "leaf"]);
     }
 
@@ -512,12 +556,12 @@ mod tests {
     fn a_one_letter_type_counts_only_when_resolved_exactly() {
         // TypeScript: a type named without an import may still be a global declaration.
         let guessed = graph_in(Language::TypeScript, &[("t.ts", "class T {}\n"), ("use.ts", "function f(x: T) {}\n")]);
-        let ranking = guessed.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = guessed.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(ranking.likely, 1);
         assert_eq!(ranking.defs[0].score, ranking.defs[1].score, "the guess adds nothing");
         let imported =
             graph(&[("t.py", "class T:\n    pass\n"), ("use.py", "from t import T\n\ndef f(x: T):\n    pass\n")]);
-        let ranking = imported.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = imported.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(names(&imported, &ranking), ["T", "f"]);
         assert!(ranking.defs[0].score > ranking.defs[1].score);
     }
@@ -532,17 +576,17 @@ mod tests {
             ("y.py", "from far import far\n\ndef y1():\n    far()\n\ndef y2():\n    far()\n"),
         ];
         let graph = graph(&files);
-        let plain = names(&graph, &graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap());
+        let plain = names(&graph, &graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap());
         assert_eq!(&plain[..2], ["far", "near"]);
         let touched = BTreeSet::from(["x.py".to_string()]);
-        let personal = graph.rank(&touched, Interrupt::NEVER).unwrap();
+        let personal = graph.rank(&touched, &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(personal.personal, ["x.py"]);
         assert_eq!(&names(&graph, &personal)[..2], ["near", "far"]);
         // The touched file's own function is still listed, scored without its teleport bonus.
         let x = personal.defs.iter().position(|r| r.id.file == "x.py").unwrap();
         assert!(x > 1, "{:?}", personal.defs);
         let unknown = BTreeSet::from(["gone.py".to_string()]);
-        assert!(graph.rank(&unknown, Interrupt::NEVER).unwrap().personal.is_empty());
+        assert!(graph.rank(&unknown, &|_| false, Interrupt::NEVER).unwrap().personal.is_empty());
     }
 
     #[test]
@@ -554,11 +598,11 @@ mod tests {
         let touched = BTreeSet::from(["b.py".to_string()]);
         for personal in [BTreeSet::new(), touched] {
             let (one, two) = (
-                forward.rank(&personal, Interrupt::NEVER).unwrap(),
-                reversed.rank(&personal, Interrupt::NEVER).unwrap(),
+                forward.rank(&personal, &|_| false, Interrupt::NEVER).unwrap(),
+                reversed.rank(&personal, &|_| false, Interrupt::NEVER).unwrap(),
             );
             assert_eq!(one.defs, two.defs);
-            assert_eq!(one.defs, forward.rank(&personal, Interrupt::NEVER).unwrap().defs);
+            assert_eq!(one.defs, forward.rank(&personal, &|_| false, Interrupt::NEVER).unwrap().defs);
         }
     }
 
@@ -569,7 +613,7 @@ mod tests {
         let response = "var res = {};\n\nres.send = function send() {\n  this.type('html');\n  this.type('json');\n};\n\n\
                         res.contentType =\nres.type = function contentType(type) {\n  return type;\n};\n";
         let graph = graph_in(Language::JavaScript, &[("response.js", response)]);
-        let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+        let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(names(&graph, &ranking), ["type", "send"]);
     }
 }

@@ -627,7 +627,7 @@ fn nested_functions_calls() {
     assert_eq!(walk.external_calls, 0);
     // The repo map lists the file's own definitions, as the outline does: a nested function is
     // the detail of the one declaring it.
-    let ranking = graph.rank(&BTreeSet::new(), Interrupt::NEVER).unwrap();
+    let ranking = graph.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
     let listed: BTreeSet<&str> = ranking.defs.iter().map(|r| graph.def(&r.id).unwrap().name.as_str()).collect();
     assert!(listed.contains("outer") && !listed.contains("inner_helper") && !listed.contains("make_tag"), "{listed:?}");
 }

@@ -22,6 +22,7 @@ use crate::engine::cancel::Cancel;
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult};
 use crate::engine::project::Scope;
+use crate::engine::search::{Shows, read_rule};
 use crate::engine::surface::Surface;
 use crate::engine::tokens::count_uncached;
 use crate::engine::{Caller, Engine};
@@ -109,8 +110,12 @@ impl Engine {
         let project = self.project_graph(&root)?;
         let gone = || p.cancel.is_cancelled();
         let interrupt = Interrupt::new(&gone);
+        // What a file the Read rules withhold calls must not move the ranking (QA: four calls in
+        // a denied file swapped two definitions' ranks).
+        let rules = self.permission_rules(&scope, &config);
+        let withheld = |file: &str| read_rule(&rules.permissions, &root.join(file), Shows::Content).is_some();
         let ranked = project.read(|view| {
-            let ranking = view.graph.rank(&touched, interrupt)?;
+            let ranking = view.graph.rank(&touched, &withheld, interrupt)?;
             let candidates: Vec<Candidate> = ranking
                 .defs
                 .iter()
