@@ -75,9 +75,8 @@ pub(crate) struct RankEdges {
     /// weight it gives the node itself, which a reference does not count).
     uses: Vec<Vec<(usize, f64, f64)>>,
     fanouts: Vec<Fanout>,
-    exact: u64,
-    likely: u64,
-    ambiguous: u64,
+    /// Each referring file's references by label: exact, likely, ambiguous.
+    labels: BTreeMap<String, [u64; 3]>,
 }
 
 /// The nodes one reference resolved by its name alone reaches, with their weights, in node order.
@@ -141,8 +140,10 @@ impl Graph {
                 quiet[base..=base + entry.facts.defs.len()].fill(true);
             }
         }
-        let mut ranking =
-            Ranking { exact: walked.exact, likely: walked.likely, ambiguous: walked.ambiguous, ..Ranking::default() };
+        let heard = walked.labels.iter().filter(|(file, _)| !silent(file)).map(|(_, counted)| counted);
+        let [exact, likely, ambiguous] =
+            heard.fold([0; 3], |sum, counted| std::array::from_fn(|at| sum[at] + counted[at]));
+        let mut ranking = Ranking { exact, likely, ambiguous, ..Ranking::default() };
         let mut own = vec![0.0; nodes.count];
         for (path, entry) in self.files().iter().filter(|(path, _)| personal.contains(*path)) {
             ranking.personal.push(path.clone());
@@ -195,7 +196,7 @@ impl Graph {
     /// counting resolutions.
     pub(crate) fn reference_edges(&self, interrupt: Interrupt<'_>) -> Result<RankEdges, Interrupted> {
         let nodes = Nodes::new(self);
-        let mut ranking = Ranking::default();
+        let mut labels: BTreeMap<String, [u64; 3]> = BTreeMap::new();
         let mut edges = vec![BTreeMap::new(); nodes.count];
         let mut uses = vec![BTreeMap::new(); nodes.count];
         let mut fanouts = Vec::new();
@@ -213,11 +214,12 @@ impl Graph {
             for (index, r) in entry.facts.refs.iter().enumerate() {
                 let Some(resolution) = self.resolve(path, index as u32) else { continue };
                 let source = r.caller.map_or(base, |caller| base + 1 + caller as usize);
-                match resolution.label {
-                    Label::Exact => ranking.exact += 1,
-                    Label::Likely => ranking.likely += 1,
-                    Label::Ambiguous => ranking.ambiguous += 1,
-                }
+                let counted = labels.entry(path.clone()).or_insert([0; 3]);
+                counted[match resolution.label {
+                    Label::Exact => 0,
+                    Label::Likely => 1,
+                    Label::Ambiguous => 2,
+                }] += 1;
                 if resolution.by_name {
                     let (_, fanout) = *fanout_of.entry(resolution.targets.as_ptr()).or_insert_with(|| {
                         let mut targets = BTreeMap::new();
@@ -248,9 +250,7 @@ impl Graph {
             edges: edges.into_iter().map(|targets| targets.into_iter().collect()).collect(),
             uses,
             fanouts,
-            exact: ranking.exact,
-            likely: ranking.likely,
-            ambiguous: ranking.ambiguous,
+            labels,
         })
     }
 
@@ -406,6 +406,9 @@ mod tests {
             scores
         };
         assert_eq!(scores(&calls_beta), scores(&calls_alpha));
+        let silent = graph(&[lib, main, ("secret.py", &calls_beta)]);
+        let counted = silent.rank(&BTreeSet::new(), &|file| file == "secret.py", Interrupt::NEVER).unwrap();
+        assert_eq!(counted.exact, 2, "main.py's two calls, not the silent file's");
         let told = graph(&[lib, main, ("secret.py", &calls_beta)]);
         let heard = told.rank(&BTreeSet::new(), &|_| false, Interrupt::NEVER).unwrap();
         assert_eq!(names(&told, &heard)[0], "beta", "heard, the calls do count");
