@@ -93,9 +93,10 @@ impl ServerHandler for Shim {
             let named: Vec<String> = unknown.iter().map(|u| spec.unknown_with_hint(u)).collect();
             text.push_str(&format!("\n[{name} ignored unknown parameters: {}]", named.join(", ")));
         }
-        let unused = spec.unused_params(&args);
+        // Only an answer can have ignored them; a refusal already says what was wrong.
+        let unused = if is_error { Vec::new() } else { spec.unused_params(&args) };
         if !unused.is_empty() {
-            let action = args.get("action").and_then(Value::as_str).unwrap_or_default().trim();
+            let action = spec.action(&args);
             text.push_str(&format!("\n[{name} ignored parameters {action} does not use: {}]", unused.join(", ")));
         }
         let content = vec![ContentBlock::text(text)];

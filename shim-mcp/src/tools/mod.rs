@@ -192,13 +192,24 @@ impl ToolSpec {
         object.keys().map(String::as_str).filter(|k| !self.params.iter().any(|p| p.name == *k)).collect()
     }
 
+    /// The call's `action`, or without one the action the tool takes by default (its `action`
+    /// parameter's `default X`); `""` for neither.
+    pub fn action<'a>(&self, args: &'a Value) -> &'a str
+    where
+        Self: 'a,
+    {
+        let default = self.params.iter().find(|p| p.name == "action").and_then(|p| p.doc.strip_prefix("default "));
+        let given = args.get("action").and_then(Value::as_str).map(str::trim).filter(|a| !a.is_empty());
+        given.or(default).unwrap_or_default()
+    }
+
     /// Parameters given a value (not `""` or 0, what a host fills in for "none") that the call's
     /// `action` does not use: `value` means nothing to ctx_session's `status`, and an agent that
     /// passed it should learn that rather than believe it took effect. None for a call without a
     /// valid action, whose answer already says what the actions are.
     pub fn unused_params<'a>(&self, args: &'a Value) -> Vec<&'a str> {
         let Some(object) = args.as_object() else { return Vec::new() };
-        let action = object.get("action").and_then(Value::as_str).unwrap_or_default().trim();
+        let action = self.action(args);
         let known = self
             .params
             .iter()
@@ -369,6 +380,13 @@ mod tests {
         assert!(session.unused_params(&json!({"action": "task", "value": "t", "bogus": 1})).is_empty());
         assert!(session.unused_params(&json!({"limit": 3})).is_empty(), "no action: the error says which there are");
         assert!(session.unused_params(&json!({"action": "dance", "limit": 3})).is_empty());
+        // QA: ctx_graph's and ctx_impact's actions dropped parameters silently, the default action too.
+        let graph = find("ctx_graph").unwrap();
+        assert_eq!(graph.unused_params(&json!({"path": "a.rs", "to": "b.rs", "depth": 2})), vec!["depth", "to"]);
+        assert_eq!(graph.action(&json!({"path": "a.rs"})), "related");
+        assert!(graph.unused_params(&json!({"action": "path", "path": "a.rs", "to": "b.rs", "depth": 2})).is_empty());
+        let impact = find("ctx_impact").unwrap();
+        assert_eq!(impact.unused_params(&json!({"action": "diff", "path": "a.rs"})), vec!["path"]);
         let knowledge = find("ctx_knowledge").unwrap();
         assert_eq!(
             knowledge.unused_params(&json!({"action": "list", "query": "q", "confidence": 0.5, "category": "c"})),

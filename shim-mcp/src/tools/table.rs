@@ -229,12 +229,13 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "",
         params: &[
             param("action", OneOf(&graph_cap::ACTION_NAMES), "default callers"),
-            param("symbol", Str, ""),
-            param("file", Str, "only definitions in this file"),
+            of(&["callers", "callees"], "symbol", Str, ""),
+            of(&["callers", "callees"], "file", Str, "only definitions in this file"),
             param("depth", Ranged(1..=graph_cap::MAX_DEPTH as u64), "default 1; trace: 5"),
-            param("from", Str, "trace start"),
-            param("to", Str, "trace end"),
-            param(
+            of(&["trace"], "from", Str, "trace start"),
+            of(&["trace"], "to", Str, "trace end"),
+            of(
+                &["callers", "callees"],
                 "precise",
                 Bool,
                 "ask the language server (callers, callees); first call may take seconds; falls back",
@@ -270,9 +271,9 @@ pub const TOOLS: &[ToolSpec] = &[
             param("action", OneOf(&related_cap::ACTION_NAMES), "default related"),
             param("path", Str, "file, or file::symbol"),
             param("file", Str, "same as path"),
-            param("to", Str, "path: end file"),
+            of(&["path"], "to", Str, "path: end file"),
             // Its range depends on the action; the capability names it.
-            param("depth", Int(COUNT), "neighbors 1-3"),
+            of(&["neighbors", "path"], "depth", Int(COUNT), "neighbors 1-3"),
         ],
         profile: Code,
         read_only: true,
@@ -287,9 +288,9 @@ pub const TOOLS: &[ToolSpec] = &[
         hint: "",
         params: &[
             param("action", OneOf(&impact_cap::ACTION_NAMES), ""),
-            param("path", Str, ""),
+            of(&["analyze"], "path", Str, ""),
             param("depth", Ranged(1..=impact_cap::MAX_DEPTH as u64), "default 2"),
-            param("base", Str, ""),
+            of(&["diff"], "base", Str, ""),
         ],
         profile: Standard,
         read_only: true,
