@@ -149,6 +149,8 @@ fn the_call_graph_answers_as_if_a_denied_file_defined_and_called_nothing() {
     assert!(callees.contains(note) && callees.contains("what they define and call is left out"), "{callees}");
     let trace = callgraph(&p, Action::Trace, "run", "load_internal_token").unwrap_err();
     assert!(trace.contains("no function, method or type named `load_internal_token`"), "{trace}");
+    // QA: an unknown name's answer left the note out, and read as "the project defines none".
+    assert!(defined.contains(note) && nowhere.contains(note) && trace.contains(note), "{defined}");
 }
 
 #[test]

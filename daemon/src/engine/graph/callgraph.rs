@@ -125,6 +125,16 @@ impl Engine {
             }
             _ => e,
         });
+        // An unknown name is said to be so with the same note as any answer (QA: it was left out,
+        // and the agent took the name for one the project does not define).
+        let answer = answer.map_err(|mut e| {
+            if e.kind == ErrorKind::NotFound
+                && let Some(note) = project.read(|view| withheld_note(view.graph, &withholding))
+            {
+                e.message.push_str(&format!("; {note}"));
+            }
+            e
+        });
         let mut answer = self.stopped.count_if_cancelled(answer)?;
         if p.precise {
             super::precise::apply(self, &config, &root, p.action, depth, &mut answer);
