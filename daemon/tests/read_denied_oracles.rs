@@ -197,3 +197,44 @@ fn an_import_path_goes_only_through_files_you_may_read() {
         "{none}"
     );
 }
+
+/// QA: a withheld file both imported by the file asked about and changed with it in git was
+/// counted in each group's note: "2 files withheld" for one.
+#[test]
+fn a_withheld_file_in_two_groups_is_one_file_withheld() {
+    let p = guarded();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(&p.root)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@t")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@t")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    for n in 0..3 {
+        p.write(
+            "app.py",
+            &format!(
+                "from secret.creds import load_internal_token\n\ndef run():\n    return load_internal_token()  # {n}\n"
+            ),
+        );
+        p.write("secret/creds.py", &format!("{CREDS}# {n}\n"));
+        git(&["add", "app.py", "secret/creds.py"]);
+        git(&["commit", "-qm", &format!("change {n}")]);
+    }
+    let params = GraphParams {
+        action: GraphAction::Related,
+        path: "app.py".into(),
+        to: String::new(),
+        depth: 0,
+        cancel: Cancel::default(),
+    };
+    let answer = format!("{:?}", p.engine.graph_query(&p.caller("s"), &params).unwrap());
+    assert!(answer.contains("1 file withheld by the user's Read rules"), "{answer}");
+    assert!(!answer.contains("secret/creds.py"), "{answer}");
+}
