@@ -285,13 +285,21 @@ const LAST_WORDS_WAIT: Duration = Duration::from_millis(250);
 /// The longest last line kept, in characters.
 const LAST_WORDS_CHARS: usize = 300;
 
-/// The last non-empty line of a server's stderr (`\r` ends one too: progress output), read to
-/// its end in chunks (a server's logs can be long, and an unread pipe would block it), each line
-/// kept to its first [`LAST_WORDS_CHARS`] characters: a line that never ends costs no more.
+/// What a server's stderr says of why it ended: its first line that reads as an error (`error:`,
+/// `panicked`, `fatal`), else its last non-empty line (`\r` ends one too: progress output); a
+/// backtrace's last frame says nothing (QA: `rustup could not choose a version` came out as `13:
+/// <unknown>`). Read to its end in chunks (a server's logs can be long, and an unread pipe would
+/// block it), each line kept to its first [`LAST_WORDS_CHARS`] characters: a line that never ends
+/// costs no more.
 fn last_line(mut stderr: impl std::io::Read) -> Option<String> {
     // One character more than is shown, so that a line cut short always says so.
     const KEPT_BYTES: usize = (LAST_WORDS_CHARS + 1) * 4;
     let (mut chunk, mut line, mut last) = ([0u8; 4096], Vec::with_capacity(KEPT_BYTES), None);
+    let mut first_error: Option<String> = None;
+    let reads_as_error = |line: &str| {
+        let line = line.to_ascii_lowercase();
+        ["error", "panicked", "fatal"].iter().any(|word| line.contains(word))
+    };
     loop {
         let read = match stderr.read(&mut chunk) {
             Ok(0) | Err(_) => break,
@@ -302,12 +310,20 @@ fn last_line(mut stderr: impl std::io::Read) -> Option<String> {
             let text = if ends { &piece[..piece.len() - 1] } else { piece };
             line.extend_from_slice(&text[..text.len().min(KEPT_BYTES - line.len())]);
             if ends {
-                last = words(&line).or(last);
+                let said = words(&line);
+                if first_error.is_none() && said.as_deref().is_some_and(reads_as_error) {
+                    first_error.clone_from(&said);
+                }
+                last = said.or(last);
                 line.clear();
             }
         }
     }
-    words(&line).or(last)
+    let said = words(&line);
+    if first_error.is_none() && said.as_deref().is_some_and(reads_as_error) {
+        return said;
+    }
+    first_error.or(said).or(last)
 }
 
 /// A line as the last words report it: trimmed, cut to [`LAST_WORDS_CHARS`]; `None` when blank.
@@ -422,6 +438,7 @@ mod tests {
     fn the_last_words_are_the_last_line_cut_short_however_long() {
         let last = |stderr: &[u8]| last_line(std::io::Cursor::new(stderr.to_vec()));
         assert_eq!(last(b"info: one\nerror: two\n\n  \n"), Some("error: two".into()));
+        assert_eq!(last(b"error: real reason\n  13: <unknown>\nat some frame\n"), Some("error: real reason".into()));
         assert_eq!(last(b"progress 10%\rprogress 20%\rdone"), Some("done".into()));
         let endless = vec![b'x'; 1 << 20];
         assert_eq!(last(&endless), Some(format!("{}…", "x".repeat(LAST_WORDS_CHARS))));
