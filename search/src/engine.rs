@@ -19,7 +19,7 @@ use crate::model::{
 use crate::paths::{resolve_root, resolve_scope};
 use crate::project::{IndexView, Project};
 use crate::registry::Registry;
-use crate::walk::{Stop, skips_hidden_files};
+use crate::walk::{Stop, skipped_hidden};
 use crate::watcher::MAX_DELAY_WINDOWS;
 use crate::{bm25, glob, regex_search, render, symbol, tree};
 
@@ -113,8 +113,11 @@ impl SearchEngine {
         // An empty answer says what it did not look at: hidden files it could have searched, unless
         // the request asked for hidden paths (and so searched them).
         let admitted = |rel: &Path| filter.admits(rel) && filter.withheld_by(rel).is_none();
-        if found.total == 0 && !filter.includes_hidden() && skips_hidden_files(&scope, config, &admitted) {
-            notes.push(render::HIDDEN_NOTE.to_string());
+        if found.total == 0
+            && !filter.includes_hidden()
+            && let Some(example) = skipped_hidden(&scope, config, &admitted)
+        {
+            notes.push(render::hidden_note(example.as_deref()));
         }
         if found.total == 0 {
             let unwithheld = |rel: &Path| filter.withheld_by(rel).is_none();

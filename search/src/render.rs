@@ -10,10 +10,21 @@ use crate::model::{Action, Match, SearchResult};
 use crate::walk::Skipped;
 pub(crate) use lean_ctx_common::plural::count;
 
-/// What an empty search or glob adds when hidden paths were not walked (ripgrep's rule, which
-/// would otherwise read as "this does not exist" for CI configs and dotfiles).
-pub(crate) const HIDDEN_NOTE: &str =
-    "hidden paths (a name starting with `.`) are left out unless the path or a glob names one, as in `.github/**`";
+/// What an empty search adds when hidden paths were not walked (ripgrep's rule, which would
+/// otherwise read as "this does not exist" for CI configs and dotfiles), naming `example`, a
+/// hidden path that holds a file it left out, when one is known (QA: the note's `.github/**`
+/// searched nothing in a project whose hidden files were in `.circleci/`).
+pub(crate) fn hidden_note(example: Option<&str>) -> String {
+    let glob = match example {
+        Some(dir) if dir.ends_with('/') => format!("{dir}**"),
+        Some(file) => file.to_string(),
+        None => ".github/**".to_string(),
+    };
+    let holds = example.map_or(String::new(), |path| format!(" (`{path}` holds such files)"));
+    format!(
+        "hidden paths (a name starting with `.`) are left out unless the path or a glob names one, as `{glob}`{holds}"
+    )
+}
 
 /// Longer lines are cut, `…` on the cut sides (minified code would flood the context).
 pub(crate) const MAX_LINE_CHARS: usize = 200;

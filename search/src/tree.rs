@@ -158,7 +158,7 @@ pub(crate) fn tree(
     // What the walk left out unasked is said, as an empty search says it: `.github/` and
     // `build/` exist though the tree does not list them.
     let shown = |rel: &Path| withhold(&scope.root.join(rel)).is_none();
-    if !show_hidden && crate::walk::skips_hidden_files(scope, config, &shown) {
+    if !show_hidden && crate::walk::skipped_hidden(scope, config, &shown).is_some() {
         let _ = writeln!(
             text,
             "hidden entries (a name starting with `.`) are not listed (ctx_tree show_hidden, lctx tree --hidden)"

@@ -102,13 +102,18 @@ impl WalkOptions {
 
 /// Whether the scope holds a file under a hidden path (below the scope, `.git` aside) that a walk
 /// leaving hidden paths out skipped and `admits` takes (given root-relative): what an empty answer
-/// may say it did not look at. Names only, up to the first such file, or past [`HINT_WALK`]
-/// entries (a large tree with none), where it may have and says so.
-pub(crate) fn skips_hidden_files(scope: &Scope, config: &SearchConfig, admits: &dyn Fn(&Path) -> bool) -> bool {
+/// may say it did not look at. `Some(Some(path))` names the hidden path that holds the first such
+/// file, below the scope (`.circleci/`, `.env`); `Some(None)` when [`HINT_WALK`] entries were
+/// looked at without one (a large tree with none), where it may have; `None` when it holds none.
+pub(crate) fn skipped_hidden(
+    scope: &Scope,
+    config: &SearchConfig,
+    admits: &dyn Fn(&Path) -> bool,
+) -> Option<Option<String>> {
     let walk = WalkOptions::project(config, true).builder(&scope.base).build().flatten();
     for (looked, entry) in walk.enumerate() {
         if looked >= HINT_WALK {
-            return true;
+            return Some(None);
         }
         let (Ok(rel), Ok(inner)) = (entry.path().strip_prefix(&scope.root), entry.path().strip_prefix(&scope.base))
         else {
@@ -118,10 +123,14 @@ pub(crate) fn skips_hidden_files(scope: &Scope, config: &SearchConfig, admits: &
             && crate::filter::names_hidden(&inner.to_string_lossy())
             && admits(rel)
         {
-            return true;
+            // The path down to its first hidden part: a directory's with a `/`.
+            let parts: Vec<String> = inner.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+            let hidden = parts.iter().position(|part| part.starts_with('.')).unwrap_or(0);
+            let slash = if hidden + 1 < parts.len() { "/" } else { "" };
+            return Some(Some(format!("{}{slash}", parts[..=hidden].join("/"))));
         }
     }
-    false
+    None
 }
 
 /// The most entries looked at to tell whether an empty answer left a hidden file out: an empty

@@ -423,9 +423,10 @@ fn an_empty_search_names_hidden_paths_only_when_it_skipped_a_hidden_file() {
     for text in empty(&[]) {
         assert!(!text.contains(hidden_note), "no hidden file: {text}");
     }
-    fx.write(".github/workflows/ci.yml", "python-version: 3.12\n");
+    fx.write(".circleci/config.yml", "python-version: 3.12\n");
     for text in empty(&[]) {
-        assert!(text.contains(hidden_note), "{text}");
+        // QA: the note's example must be one that finds the file it left out.
+        assert!(text.contains(&format!("{hidden_note}, as `.circleci/**` (`.circleci/` holds such files)")), "{text}");
     }
     for text in empty(&["*.rs"]) {
         assert!(!text.contains(hidden_note), "no hidden file the globs admit: {text}");
