@@ -43,7 +43,7 @@ pub(crate) fn glob(
     links.sort();
     let total = paths.len() as u64;
     let hint = match total {
-        0 => empty_hint(scope, &set, pattern, hidden, config, withhold),
+        0 => Unmatched { scope, set: &set, pattern, hidden, config, withhold }.hint(),
         _ => None,
     };
     let paths: Vec<String> = paths.iter().take(max_results).map(|p| display(p)).collect();
@@ -128,84 +128,89 @@ fn links_note(links: &[PathBuf]) -> Option<String> {
     ))
 }
 
-/// Where the files of a pattern that matched none may be: a directory it names (`lib`, `lib/`:
-/// a glob matches files), hidden paths or paths the ignore rules leave out, walked again only now
-/// to say whether any match.
-fn empty_hint(
-    scope: &Scope,
-    set: &globset::GlobSet,
-    pattern: &str,
+/// A glob that matched nothing, and what it was matched under: what its empty answer's hint
+/// looks at.
+struct Unmatched<'a> {
+    scope: &'a Scope,
+    set: &'a globset::GlobSet,
+    pattern: &'a str,
     hidden: bool,
-    config: &SearchConfig,
-    withhold: &dyn Fn(&Path) -> Option<String>,
-) -> Option<String> {
-    let dir = pattern.trim_start_matches('/').trim_end_matches('/');
-    let literal = !dir.is_empty() && !dir.contains(['*', '?', '[', ']', '{', '}']);
-    if literal && scope.base.join(dir).is_dir() {
-        return Some(format!("`{dir}` is a directory and a glob matches files: `{dir}/**` lists the files under it"));
-    }
-    if let Some(from_root) = from_root_hint(scope, set, pattern, hidden, config, withhold) {
-        return Some(from_root);
-    }
-    let unwithheld = |rel: &Path| withhold(&scope.root.join(rel)).is_none();
-    let left_out = ignored::ignored_tops(scope, config, hidden, &unwithheld);
-    let named =
-        |rel: &Path| rel.strip_prefix(&scope.base_rel).is_ok_and(|inner| set.is_match(inner)) && unwithheld(rel);
-    let ignored_note = ignored::glob_note(scope, config, &left_out, hidden, &named);
-    let hidden_note = (!hidden).then(|| hidden_note(scope, set, config, withhold)).flatten();
-    let notes: Vec<String> = hidden_note.into_iter().chain(ignored_note).collect();
-    (!notes.is_empty()).then(|| notes.join("\n"))
+    config: &'a SearchConfig,
+    withhold: &'a dyn Fn(&Path) -> Option<String>,
 }
 
-/// QA: from a subdirectory, a glob written from the project's root (`src/requests/*.py` in
-/// `src`, as every answer shows paths) matched nothing, without a word. When the pattern matches
-/// from the root, the hint says so, and how to write it from here when it starts with this
-/// directory's path.
-fn from_root_hint(
-    scope: &Scope,
-    set: &globset::GlobSet,
-    pattern: &str,
-    hidden: bool,
-    config: &SearchConfig,
-    withhold: &dyn Fn(&Path) -> Option<String>,
-) -> Option<String> {
-    if scope.base_rel.as_os_str().is_empty() || !pattern.contains('/') {
-        return None;
+impl Unmatched<'_> {
+    /// Where the files of the pattern may be: a directory it names (`lib`, `lib/`: a glob
+    /// matches files), the project's root, hidden paths or paths the ignore rules leave out,
+    /// walked again only now to say whether any match.
+    fn hint(&self) -> Option<String> {
+        let dir = self.pattern.trim_start_matches('/').trim_end_matches('/');
+        let literal = !dir.is_empty() && !dir.contains(['*', '?', '[', ']', '{', '}']);
+        if literal && self.scope.base.join(dir).is_dir() {
+            return Some(format!(
+                "`{dir}` is a directory and a glob matches files: `{dir}/**` lists the files under it"
+            ));
+        }
+        if let Some(from_root) = self.from_root() {
+            return Some(from_root);
+        }
+        let (scope, set) = (self.scope, self.set);
+        let unwithheld = |rel: &Path| (self.withhold)(&scope.root.join(rel)).is_none();
+        let left_out = ignored::ignored_tops(scope, self.config, self.hidden, &unwithheld);
+        let named =
+            |rel: &Path| rel.strip_prefix(&scope.base_rel).is_ok_and(|inner| set.is_match(inner)) && unwithheld(rel);
+        let ignored_note = ignored::glob_note(scope, self.config, &left_out, self.hidden, &named);
+        let hidden_note = (!self.hidden).then(|| self.hidden_matches()).flatten();
+        let notes: Vec<String> = hidden_note.into_iter().chain(ignored_note).collect();
+        (!notes.is_empty()).then(|| notes.join("\n"))
     }
-    let root = Scope { root: scope.root.clone(), base: scope.root.clone(), base_rel: PathBuf::new() };
-    let found = matching(&root, set, hidden, config, &mut |path, _| withhold(path).is_none()).paths.len() as u64;
-    if found == 0 {
-        return None;
-    }
-    let here = display(&scope.base_rel);
-    let rewrite = pattern
-        .trim_start_matches("./")
-        .strip_prefix(&format!("{here}/"))
-        .map(|rest| format!(": `{rest}` from here"))
-        .unwrap_or_default();
-    Some(format!(
-        "a glob is taken from the directory searched, {here}/, where this one matches nothing; from the project \
-         root it matches {}{rewrite}",
-        count(found, "file")
-    ))
-}
 
-/// How many files under hidden paths, which the walk left out, the pattern matches.
-fn hidden_note(
-    scope: &Scope,
-    set: &globset::GlobSet,
-    config: &SearchConfig,
-    withhold: &dyn Fn(&Path) -> Option<String>,
-) -> Option<String> {
-    let hidden_matches = matching(scope, set, true, config, &mut |path, _| withhold(path).is_none()).paths.len() as u64;
-    (hidden_matches > 0).then(|| {
-        format!(
-            "{} under hidden paths (a name starting with `.`) {}; they are left out unless the pattern or the \
-             path names one, as in `.github/**`",
-            count(hidden_matches, "file"),
-            if hidden_matches == 1 { "matches" } else { "match" },
-        )
-    })
+    /// The files matched under `scope` with hidden paths walked as `hidden` says.
+    fn matches_under(&self, scope: &Scope, hidden: bool) -> u64 {
+        let keep = &mut |path: &Path, _| (self.withhold)(path).is_none();
+        matching(scope, self.set, hidden, self.config, keep).paths.len() as u64
+    }
+
+    /// QA: from a subdirectory, a glob written from the project's root (`src/requests/*.py` in
+    /// `src`, as every answer shows paths) matched nothing, without a word. When the pattern
+    /// matches from the root, the hint says so, and how to write it from here when it starts with
+    /// this directory's path.
+    fn from_root(&self) -> Option<String> {
+        let scope = self.scope;
+        if scope.base_rel.as_os_str().is_empty() || !self.pattern.contains('/') {
+            return None;
+        }
+        let root = Scope { root: scope.root.clone(), base: scope.root.clone(), base_rel: PathBuf::new() };
+        let found = self.matches_under(&root, self.hidden);
+        if found == 0 {
+            return None;
+        }
+        let here = display(&scope.base_rel);
+        let rewrite = self
+            .pattern
+            .trim_start_matches("./")
+            .strip_prefix(&format!("{here}/"))
+            .map(|rest| format!(": `{rest}` from here"))
+            .unwrap_or_default();
+        Some(format!(
+            "a glob is taken from the directory searched, {here}/, where this one matches nothing; from the project \
+             root it matches {}{rewrite}",
+            count(found, "file")
+        ))
+    }
+
+    /// How many files under hidden paths, which the walk left out, the pattern matches.
+    fn hidden_matches(&self) -> Option<String> {
+        let hidden_matches = self.matches_under(self.scope, true);
+        (hidden_matches > 0).then(|| {
+            format!(
+                "{} under hidden paths (a name starting with `.`) {}; they are left out unless the pattern or the \
+                 path names one, as in `.github/**`",
+                count(hidden_matches, "file"),
+                if hidden_matches == 1 { "matches" } else { "match" },
+            )
+        })
+    }
 }
 
 /// The text of `result`.
