@@ -151,7 +151,7 @@ impl Unmatched<'_> {
                 "`{dir}` is a directory and a glob matches files: `{dir}/**` lists the files under it"
             ));
         }
-        if let Some(from_root) = self.from_root() {
+        if let Some(from_root) = self.root_hint() {
             return Some(from_root);
         }
         let (scope, set) = (self.scope, self.set);
@@ -175,7 +175,7 @@ impl Unmatched<'_> {
     /// `src`, as every answer shows paths) matched nothing, without a word. When the pattern
     /// matches from the root, the hint says so, and how to write it from here when it starts with
     /// this directory's path.
-    fn from_root(&self) -> Option<String> {
+    fn root_hint(&self) -> Option<String> {
         let scope = self.scope;
         if scope.base_rel.as_os_str().is_empty() || !self.pattern.contains('/') {
             return None;
