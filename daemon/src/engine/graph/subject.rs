@@ -72,12 +72,16 @@ pub(super) fn within_line(parts: impl IntoIterator<Item = String>, separator: &s
     line
 }
 
-/// `src/a.rs::Store::new` → (`src/a.rs`, `Store::new`); a path without a symbol, or a bare
-/// `Type::name` (whose left side names no file), keeps its whole text on the side it belongs to.
+/// `src/a.rs::Store::new` → (`src/a.rs`, `Store::new`); a path without a symbol (`src/a.rs`, or
+/// `src/a.rs::` with nothing after: QA, it looked up a symbol named `` and offered the closest
+/// names), or a bare `Type::name` (whose left side names no file), keeps its whole text on the
+/// side it belongs to.
 pub(super) fn split_subject(subject: &str) -> (Option<&str>, Option<&str>) {
     let subject = subject.trim();
     match subject.split_once("::") {
-        Some((file, symbol)) if file.contains(['.', '/']) => (Some(file.trim()), Some(symbol.trim())),
+        Some((file, symbol)) if file.contains(['.', '/']) => {
+            (Some(file.trim()), Some(symbol.trim()).filter(|symbol| !symbol.is_empty()))
+        }
         Some(_) => (None, Some(subject)),
         None => (Some(subject), None),
     }
@@ -212,6 +216,7 @@ mod tests {
     fn subjects_split_into_file_and_symbol() {
         assert_eq!(split_subject("src/store.rs::Store::new"), (Some("src/store.rs"), Some("Store::new")));
         assert_eq!(split_subject("app.py"), (Some("app.py"), None));
+        assert_eq!(split_subject("app.py:: "), (Some("app.py"), None), "nothing after `::`: the file");
         assert_eq!(split_subject("Store::new"), (None, Some("Store::new")));
         assert_eq!(split_subject(" shop/models.py :: Order "), (Some("shop/models.py"), Some("Order")));
     }
