@@ -899,6 +899,25 @@ impl Graph {
         self.modules.matching(target).into_iter().map(str::to_string).collect()
     }
 
+    /// The files whose imports name `path`, a file the graph does not hold (deleted since): what
+    /// imported it while it was there, read from the modules the imports write. An impact of a
+    /// deletion has no other way to them (QA: `git rm` of an imported module had "dependents:
+    /// none").
+    pub fn importers_of_missing(&self, path: &str) -> BTreeSet<String> {
+        let mut importers = BTreeSet::new();
+        for (file, entry) in &self.files {
+            let Some(language) = language_of(&entry.facts) else { continue };
+            let names = |import: &Import| {
+                let place = self.js_modules.rust_place(file);
+                crate::modules::target(language, file, &import.module, place).matches(path)
+            };
+            if entry.facts.imports.iter().any(names) {
+                importers.insert(file.clone());
+            }
+        }
+        importers
+    }
+
     /// An import from outside the project: its module names no project file.
     pub(crate) fn is_foreign_import(&self, file: &str, language: Language, import: &Import) -> bool {
         self.modules.matching(&self.module_target(language, file, &import.module)).is_empty()

@@ -396,3 +396,29 @@ fn a_callees_walk_says_where_an_ambiguous_call_stops_it() {
     let one = lctx(&home, &root, true, &["callgraph", "go", "-a", "callees"]);
     assert!(!String::from_utf8_lossy(&one.stdout).contains("not followed"), "{}", describe(&one));
 }
+
+/// QA: `git rm` of a module five others import, and a test tests, answered "dependents: none /
+/// tests to run: none": the deleted file is in the graph no more. What its imports name finds its
+/// importers, and their tests.
+#[test]
+fn the_impact_of_a_deleted_module_names_its_importers_and_their_tests() {
+    let home = Home::new();
+    let root = project(
+        &home,
+        "app",
+        &[
+            ("shop/__init__.py", ""),
+            ("shop/signals.py", "def fire():\n    return 1\n"),
+            ("shop/orders.py", "from shop.signals import fire\n\n\ndef order():\n    return fire()\n"),
+            ("tests/test_orders.py", "from shop.orders import order\n\n\ndef test_order():\n    assert order()\n"),
+        ],
+    );
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "one"]);
+    git(&root, &["rm", "-q", "shop/signals.py"]);
+    let out = lctx(&home, &root, true, &["impact", "--action", "diff"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(text.contains("shop/orders.py") && text.contains("imports shop/signals.py, deleted"), "{text}");
+    assert!(text.contains("tests/test_orders.py"), "the importer's test is to run: {text}");
+}

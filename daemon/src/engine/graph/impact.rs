@@ -277,7 +277,7 @@ fn analyze(
         None => {
             let file = answer.file.clone();
             reached.add(&file, 0, "the file itself".into());
-            dependents_group(files, &[file], depth, &mut answer, &mut reached);
+            dependents_group(files, &[file], Vec::new(), depth, &mut answer, &mut reached);
         }
     }
     Ok(finish(graph, links, answer, reached))
@@ -309,7 +309,20 @@ fn changes(
     }
     callers_group(graph, &ids, depth, &mut answer, &mut reached, interrupt)?;
     let in_graph: Vec<String> = changed.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
-    dependents_group(files, &in_graph, depth, &mut answer, &mut reached);
+    // A deleted file is in the graph no more: what imported it is found by what the imports
+    // write, and they are the first to break.
+    let deleted = changed.iter().filter(|c| c.status == super::diff::Status::Deleted && graph.file(&c.file).is_none());
+    let importers_of_deleted: Vec<Linked> = deleted
+        .flat_map(|change| {
+            let why = format!("imports {}, deleted", change.file);
+            graph.importers_of_missing(&change.file).into_iter().map(move |file| Linked {
+                file,
+                depth: 1,
+                why: why.clone(),
+            })
+        })
+        .collect();
+    dependents_group(files, &in_graph, importers_of_deleted, depth, &mut answer, &mut reached);
     if changed.len() > MAX_CHANGED {
         add_note(
             &mut answer.note,
@@ -422,16 +435,35 @@ fn callers_group(
 }
 
 /// The files importing `files`, to `depth`.
-fn dependents_group(files: &FileGraph, start: &[String], depth: u32, answer: &mut ImpactAnswer, reached: &mut Reached) {
-    let linked: Vec<Linked> = files
+/// The files importing `start`, to `depth`, and `deleted`'s importers (see
+/// [`Graph::importers_of_missing`]) where not among them.
+fn dependents_group(
+    files: &FileGraph,
+    start: &[String],
+    deleted: Vec<Linked>,
+    depth: u32,
+    answer: &mut ImpactAnswer,
+    reached: &mut Reached,
+) {
+    let mut linked: Vec<Linked> = files
         .dependents(start, depth)
         .into_iter()
         .map(|r| {
             let why = format!("imports it{}", if r.depth > 1 { " indirectly" } else { "" });
-            reached.add(&r.file, r.depth, why.clone());
             Linked { file: r.file, depth: r.depth, why }
         })
         .collect();
+    if !deleted.is_empty() {
+        for importer in deleted {
+            if !linked.iter().any(|l| l.file == importer.file) {
+                linked.push(importer);
+            }
+        }
+        linked.sort_by(|a, b| (a.depth, &a.file).cmp(&(b.depth, &b.file)));
+    }
+    for l in &linked {
+        reached.add(&l.file, l.depth, l.why.clone());
+    }
     answer.groups.push(Group::new("dependents", linked, subject::GROUP_LIMIT));
 }
 
