@@ -21,6 +21,7 @@ use super::subject::withholds;
 use crate::engine::cancel::Cancel;
 use crate::engine::config::Config;
 use crate::engine::error::{EngineError, EngineResult};
+use crate::engine::guard::permissions::Rules;
 use crate::engine::project::Scope;
 use crate::engine::search::{Shows, read_rule};
 use crate::engine::surface::Surface;
@@ -145,7 +146,7 @@ impl Engine {
             }),
         };
         answer.personalised_by = ranking.personal;
-        let (candidates, withheld) = self.readable(&scope, &config, candidates);
+        let (candidates, withheld) = Self::readable(&rules, &root, candidates);
         let (candidates, twins) = fold_twins(candidates);
         let notes: Vec<String> = [notice, withheld].into_iter().flatten().collect();
         answer.note = (!notes.is_empty()).then(|| notes.join("\n"));
@@ -185,8 +186,7 @@ impl Engine {
     }
 
     /// The candidates in files the user's Read rules allow, and a note on those withheld.
-    fn readable(&self, scope: &Scope, config: &Config, candidates: Vec<Candidate>) -> (Vec<Candidate>, Option<String>) {
-        let rules = self.permission_rules(scope, config);
+    fn readable(rules: &Rules, root: &Path, candidates: Vec<Candidate>) -> (Vec<Candidate>, Option<String>) {
         let mut withheld = Withheld::default();
         // Each file checked once, so each withheld file is counted once.
         let mut denied: HashMap<String, bool> = HashMap::new();
@@ -194,7 +194,7 @@ impl Engine {
         for candidate in candidates {
             let file = &candidate.def.file;
             let withheld_file =
-                *denied.entry(file.clone()).or_insert_with(|| withholds(&mut withheld, &rules, &scope.root, file));
+                *denied.entry(file.clone()).or_insert_with(|| withholds(&mut withheld, rules, root, file));
             if !withheld_file {
                 kept.push(candidate);
             }
