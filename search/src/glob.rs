@@ -11,7 +11,7 @@ use crate::filter::{compile_globs, names_hidden};
 use crate::ignored;
 use crate::model::GlobResult;
 use crate::paths::{Scope, display};
-use crate::render::{count, more_note, skipped_note};
+use crate::render::{count, more_note, skipped_note, some_paths};
 use crate::walk::{EntryKind, SkipReason, Skipped, WalkOptions, classify};
 use crate::withheld::Withheld;
 
@@ -108,23 +108,16 @@ fn matching(
     Matches { paths, links, skipped }
 }
 
-/// How many links shown by name in a note before the rest are counted.
-const LINKS_NAMED: usize = 5;
-
 /// The line naming the links a pattern matched, which the answer does not list as files.
 fn links_note(links: &[PathBuf]) -> Option<String> {
     if links.is_empty() {
         return None;
     }
-    let mut named: Vec<String> = links.iter().take(LINKS_NAMED).map(|p| display(p)).collect();
-    if links.len() > LINKS_NAMED {
-        named.push(format!("{} more", links.len() - LINKS_NAMED));
-    }
     let verb = if links.len() == 1 { "matches" } else { "match" };
     Some(format!(
         "{} {verb} too, not listed (searches and globs do not follow links): {}",
         count(links.len() as u64, "symbolic link"),
-        named.join(", ")
+        some_paths(links)
     ))
 }
 
@@ -166,9 +159,9 @@ impl Unmatched<'_> {
     }
 
     /// The files matched under `scope` with hidden paths walked as `hidden` says.
-    fn matches_under(&self, scope: &Scope, hidden: bool) -> u64 {
+    fn matches_under(&self, scope: &Scope, hidden: bool) -> Vec<PathBuf> {
         let keep = &mut |path: &Path, _| (self.withhold)(path).is_none();
-        matching(scope, self.set, hidden, self.config, keep).paths.len() as u64
+        matching(scope, self.set, hidden, self.config, keep).paths
     }
 
     /// QA: from a subdirectory, a glob written from the project's root (`src/requests/*.py` in
@@ -181,7 +174,7 @@ impl Unmatched<'_> {
             return None;
         }
         let root = Scope { root: scope.root.clone(), base: scope.root.clone(), base_rel: PathBuf::new() };
-        let found = self.matches_under(&root, self.hidden);
+        let found = self.matches_under(&root, self.hidden).len() as u64;
         if found == 0 {
             return None;
         }
@@ -199,15 +192,18 @@ impl Unmatched<'_> {
         ))
     }
 
-    /// How many files under hidden paths, which the walk left out, the pattern matches.
+    /// The files under hidden paths, which the walk left out, that the pattern matches: counted
+    /// and named (QA: "2 files under hidden paths match" said neither which nor where).
     fn hidden_matches(&self) -> Option<String> {
-        let hidden_matches = self.matches_under(self.scope, true);
-        (hidden_matches > 0).then(|| {
+        let mut found = self.matches_under(self.scope, true);
+        found.sort();
+        (!found.is_empty()).then(|| {
             format!(
-                "{} under hidden paths (a name starting with `.`) {}; they are left out unless the pattern or the \
-                 path names one, as in `.github/**`",
-                count(hidden_matches, "file"),
-                if hidden_matches == 1 { "matches" } else { "match" },
+                "{} under hidden paths (a name starting with `.`) {}, left out unless the pattern or the path names \
+                 one: {}",
+                count(found.len() as u64, "file"),
+                if found.len() == 1 { "matches" } else { "match" },
+                some_paths(&found),
             )
         })
     }

@@ -175,16 +175,12 @@ pub(crate) fn glob_note(
         return None;
     }
     found.sort();
-    let mut named: Vec<String> = found.iter().take(NAMED).map(|path| display(path)).collect();
-    if found.len() > NAMED {
-        named.push(format!("{} more", found.len() - NAMED));
-    }
     let (total, verb) = (found.len() as u64, if found.len() == 1 { "matches" } else { "match" });
     let more = if partial { " (or more)" } else { "" };
     Some(format!(
         "{}{more} that the project's ignore rules (.gitignore, .ignore) leave out {verb}: {}",
         count(total, "file"),
-        named.join(", ")
+        crate::render::some_paths(&found)
     ))
 }
 

@@ -26,6 +26,18 @@ pub(crate) fn hidden_note(example: Option<&str>) -> String {
     )
 }
 
+/// How many paths a note names before it counts the rest.
+const PATHS_NAMED: usize = 5;
+
+/// `a.rs, b/c.rs, 3 more`: the first [`PATHS_NAMED`] of `paths` (root-relative), the rest counted.
+pub(crate) fn some_paths(paths: &[std::path::PathBuf]) -> String {
+    let mut named: Vec<String> = paths.iter().take(PATHS_NAMED).map(|path| crate::paths::display(path)).collect();
+    if paths.len() > PATHS_NAMED {
+        named.push(format!("{} more", paths.len() - PATHS_NAMED));
+    }
+    named.join(", ")
+}
+
 /// Longer lines are cut, `…` on the cut sides (minified code would flood the context).
 pub(crate) const MAX_LINE_CHARS: usize = 200;
 /// Characters kept before a match that a long line is cut around.

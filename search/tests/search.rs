@@ -334,8 +334,8 @@ fn hidden_paths_are_searched_when_a_request_names_them() {
 
     let result = engine.glob(fx.root(), "**/*.yml", None, 10, &|_| None).unwrap();
     assert_eq!(result.total, 0);
-    let glob_note = "1 file under hidden paths (a name starting with `.`) matches; they are left out unless the \
-                     pattern or the path names one, as in `.github/**`";
+    let glob_note = "1 file under hidden paths (a name starting with `.`) matches, left out unless the pattern or \
+                     the path names one: .github/workflows/ci.yml";
     assert_eq!(result.text, format!("no files match\n{glob_note}\n"));
     // Nothing hidden matches either: nothing to say of hidden paths.
     assert_eq!(engine.glob(fx.root(), "**/*.toml", None, 10, &|_| None).unwrap().text, "no files match\n");
