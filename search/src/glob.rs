@@ -58,9 +58,11 @@ pub(crate) fn glob(
         withheld: withheld.results + withheld_links.results,
         withheld_note: Withheld::unmatched_note(&[(&withheld, "file"), (&withheld_links, "link")]),
         links_note: links_note(&links),
+        note: String::new(),
         text: String::new(),
     };
-    result.text = glob_text(&result, max_results);
+    result.note = notes(&result, max_results).join("\n");
+    result.text = glob_text(&result);
     Ok(result)
 }
 
@@ -209,25 +211,26 @@ impl Unmatched<'_> {
     }
 }
 
-/// The text of `result`.
-fn glob_text(result: &GlobResult, max_results: usize) -> String {
+/// What `result`'s text says after its count, one line each: where the files of an empty answer
+/// may be, and what the answer did not list.
+fn notes(result: &GlobResult, max_results: usize) -> Vec<String> {
+    let (total, shown) = (result.total, result.shown);
+    let hint = result.hint.clone().filter(|_| total == 0);
+    let more = (shown < total).then(|| more_note(total, shown, max_results, "file"));
+    let listed = [hint, more, skipped_note(&result.skipped), result.withheld_note.clone(), result.links_note.clone()];
+    listed.into_iter().flatten().collect()
+}
+
+/// The text of `result`: its paths, its count, then its note.
+fn glob_text(result: &GlobResult) -> String {
     let mut text = String::new();
     for path in &result.paths {
         let _ = writeln!(text, "{path}");
     }
-    let (total, shown) = (result.total, result.shown);
+    let total = result.total;
     let _ = writeln!(text, "{}", if total == 0 { "no files match".to_string() } else { count(total, "file") });
-    if let Some(hint) = result.hint.as_ref().filter(|_| total == 0) {
-        let _ = writeln!(text, "{hint}");
-    }
-    if shown < total {
-        let _ = writeln!(text, "{}", more_note(total, shown, max_results, "file"));
-    }
-    if let Some(note) = skipped_note(&result.skipped) {
-        let _ = writeln!(text, "{note}");
-    }
-    for note in [&result.withheld_note, &result.links_note].into_iter().flatten() {
-        let _ = writeln!(text, "{note}");
+    for line in result.note.lines() {
+        let _ = writeln!(text, "{line}");
     }
     text
 }

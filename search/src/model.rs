@@ -151,6 +151,9 @@ pub struct GlobResult {
     /// The line naming symbolic links the pattern matched: walks do not follow links, so they
     /// are not among `paths`.
     pub links_note: Option<String>,
+    /// The lines `text` has after its count, joined: the notes above, and what else the answer
+    /// did not list (past the limit, skipped files); `""` for none.
+    pub note: String,
     pub text: String,
 }
 

@@ -282,6 +282,13 @@ fn globs_naming_directories_are_relative_to_the_callers_directory() {
              nothing; from the project root it matches 1 file (as other/src/b.ts): write it from package/, or start \
              it with `../`\n"
         );
+        // The JSON carries what the text says after its count.
+        let json: serde_json::Value =
+            serde_json::from_str(&lctx(&home, &package, no_daemon, &["glob", "other/src/*.ts", "--json"])).unwrap();
+        assert!(
+            json["note"].as_str().unwrap().starts_with("a glob is anchored where this call is, package/"),
+            "{json}"
+        );
     }
 }
 

@@ -79,10 +79,9 @@ pub async fn glob(
     results_in_range(max_results, "50")?;
     let request = GlobRequest { ctx: Some(ctx), pattern, path, max_results };
     let out = backend.search().glob(request).await?.into_inner();
-    // The text's lines after the paths and the count: what the answer says it left out, and
-    // where else to look (QA: the JSON dropped them, so a script saw a bare empty answer).
-    let note: Vec<&str> = out.text.lines().skip(out.paths.len() + 1).collect();
-    let json = json!({"paths": out.paths, "total": out.total, "truncated": out.truncated, "note": note.join("\n")});
+    // What the answer says it left out, and where else to look (QA: the JSON dropped it, so a
+    // script saw a bare empty answer).
+    let json = json!({"paths": out.paths, "total": out.total, "truncated": out.truncated, "note": out.note});
     Ok(Answer::ok(out.text, json))
 }
 

@@ -525,6 +525,11 @@ impl Engine {
                 at_root.paths.first().map_or("", String::as_str),
             );
             result.text.push_str(&format!("{hint}\n"));
+            result.note = [result.note.as_str(), hint.as_str()]
+                .into_iter()
+                .filter(|n| !n.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n");
             result.hint = Some(match result.hint.take() {
                 Some(before) => format!("{before}\n{hint}"),
                 None => hint,

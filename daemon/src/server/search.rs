@@ -102,6 +102,7 @@ impl Search for SearchService {
             paths: r.paths,
             total: r.total,
             truncated: r.truncated,
+            note: r.note,
         }))
     }
 
