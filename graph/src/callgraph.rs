@@ -69,6 +69,9 @@ pub struct Walk {
     /// Callers only: the methods a target overrides or implements and those overriding or
     /// implementing it, whose calls are listed too.
     pub overrides: BTreeSet<DefId>,
+    /// The definitions whose calls the walk looked up, level by level (the targets first, then the
+    /// callers or callees it went on from): what an answer's notes on unlisted calls are about.
+    pub expanded: Vec<DefId>,
 }
 
 /// What a symbol names.
@@ -230,31 +233,46 @@ impl Graph {
         scored.into_iter().take(5).map(|(_, n)| n.to_string()).collect()
     }
 
-    /// What a callers answer for `targets` leaves out by rule: calls on values of unknown type of a
-    /// method whose name the language's built-in types also have (see [`crate::builtin_method`]),
-    /// and reads of a property on values of unknown type (a read is claimed only through a known
-    /// type: most reads are plain fields).
-    pub fn unclaimed_calls(&self, targets: &[DefId]) -> Option<String> {
-        let members: Vec<(&Def, &crate::FileEntry)> = targets
+    /// What a callers answer whose walk looked up the calls of `expanded` (the targets, then the
+    /// callers it went on from) leaves out by rule: calls on values of unknown type of a method
+    /// whose name the language's built-in types also have (see [`crate::builtin_method`]), and
+    /// reads of a property on values of unknown type (a read is claimed only through a known type:
+    /// most reads are plain fields). Each such name is said once, whatever level it was met at.
+    pub fn unclaimed_calls(&self, expanded: &[DefId]) -> Option<String> {
+        let members: Vec<(&Def, &crate::FileEntry)> = expanded
             .iter()
             .filter_map(|id| Some((self.def(id)?, self.file(&id.file)?)))
             .filter(|(def, _)| def.container.is_some())
             .collect();
-        let builtin = members.iter().find(|(def, entry)| {
+        let names = |rule: &dyn Fn(&Def, &crate::FileEntry) -> bool| {
+            let mut names: Vec<&str> =
+                members.iter().filter(|(def, entry)| rule(def, entry)).map(|(def, _)| def.name.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            names
+        };
+        let builtin = names(&|def, entry| {
             crate::graph::language_of(&entry.facts).is_some_and(|l| crate::builtin_method(l, &def.name))
         });
-        let property = members.iter().find(|(def, _)| def.property);
+        let property = names(&|def, _| def.property);
+        let listed = |names: &[&str], form: &dyn Fn(&str) -> String| {
+            names.iter().map(|name| form(name)).collect::<Vec<_>>().join(", ")
+        };
         let notes: Vec<String> = [
-            builtin.map(|(def, _)| {
-                let name = &def.name;
+            (!builtin.is_empty()).then(|| {
+                let too = match builtin.len() {
+                    1 => format!("a `{}` too", builtin[0]),
+                    _ => "methods of these names too".to_owned(),
+                };
                 format!(
-                    "calls of `.{name}()` on values of unknown type are not listed: built-in types have a `{name}` too"
+                    "calls of {} on values of unknown type are not listed: built-in types have {too}",
+                    listed(&builtin, &|name| format!("`.{name}()`"))
                 )
             }),
-            property.map(|(def, _)| {
+            (!property.is_empty()).then(|| {
                 format!(
-                    "reads of `.{}` on values of unknown type are not listed: only reads through a known type are",
-                    def.name
+                    "reads of {} on values of unknown type are not listed: only reads through a known type are",
+                    listed(&property, &|name| format!("`.{name}`"))
                 )
             }),
         ]
@@ -479,6 +497,7 @@ impl Graph {
         for level in 1..=depth.clamp(1, MAX_DEPTH) {
             let mut next = BTreeSet::new();
             let mut edges = Vec::new();
+            walk.expanded.extend(frontier.iter().cloned());
             for def in &frontier {
                 interrupt.check()?;
                 for (edge, follow) in expand(def, level, &mut walk)? {

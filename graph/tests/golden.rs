@@ -991,6 +991,35 @@ fn callers_go_on_from_a_constructor_to_its_classs_constructions() {
     assert_eq!(two_levels("Base", "Base.java"), ["1 User.java:4 User::User", "2 UserTest.java:4 UserTest::testUse"]);
 }
 
+/// A walk past its first level looks up the callers' own calls, so what it cannot list of those
+/// (a built-in method's name called on a value of unknown type) is said too, each name once.
+#[test]
+fn a_deeper_callers_walk_says_what_it_could_not_list_at_every_level() {
+    let graph = project(&[(
+        "shop/cache.py",
+        "def load(key):\n    return key\n\nclass Store:\n    def get(self, key):\n        return load(key)\n\n\
+         class Page:\n    def items(self):\n        return Store().get(1)\n\ndef show(page: Page):\n    \
+         return page.items()\n",
+    )]);
+    let Lookup::Found(targets) = graph.lookup("load", None) else { panic!("load") };
+    let one = graph.callers(&targets, 1, 100, Interrupt::NEVER).unwrap();
+    assert_eq!(graph.unclaimed_calls(&one.expanded), None, "`load` is no method");
+    let two = graph.callers(&targets, 2, 100, Interrupt::NEVER).unwrap();
+    assert_eq!(
+        graph.unclaimed_calls(&two.expanded).as_deref(),
+        Some("calls of `.get()` on values of unknown type are not listed: built-in types have a `get` too")
+    );
+    let three = graph.callers(&targets, 3, 100, Interrupt::NEVER).unwrap();
+    assert_eq!(three.edges.iter().map(|e| e.depth).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(
+        graph.unclaimed_calls(&three.expanded).as_deref(),
+        Some(
+            "calls of `.get()`, `.items()` on values of unknown type are not listed: built-in types have methods of \
+             these names too"
+        )
+    );
+}
+
 /// A closure's parameter over the elements of a generic `T: Shape` collection
 /// (`items.iter().map(|s| s.area())` with `items: &[T]`) is a `T`, bounded by `Shape`, as a
 /// parameter written `s: &T` is: its call is of `Shape`'s `area`.

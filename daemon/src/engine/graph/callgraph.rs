@@ -325,8 +325,12 @@ fn answer(
             if let Some(listed) = overrides_note(graph, &overrides) {
                 out.note = Some(out.note.take().map_or(listed.clone(), |note| format!("{note}; {listed}")));
             }
+            // Past the first level the walk looked up the callers' own calls: a note on what it could
+            // not list of them names them too, unless their file is withheld.
+            let expanded: Vec<DefId> = walk.expanded.iter().filter(|id| visible(&id.file)).cloned().collect();
+            let unclaimed = graph.unclaimed_calls(&expanded);
             fill(&mut out, walk);
-            let notes: Vec<String> = [graph.unclaimed_calls(&targets), guessed].into_iter().flatten().collect();
+            let notes: Vec<String> = [unclaimed, guessed].into_iter().flatten().collect();
             out.unclaimed = (!notes.is_empty()).then(|| notes.join("; "));
         }
     }
