@@ -16,6 +16,9 @@
 //! | `cat-file` | with `-p`, a type or `--batch…` on an object not named by path: every tracked file (an object id may be any of them); `-t`, `-s`, `-e`: nothing |
 //! | `grep` | the tracked files under its pathspecs (or a `REV:PATH`'s), or under its directory; with `--untracked` or `--no-index`, everything there |
 //! | `archive` | the tracked files under its pathspecs (or a `REV:PATH`'s), or all |
+//! | `reflog` | as `log` |
+//! | `status -v`, `commit -v`; `add`, `checkout`, `restore`, `reset`, `stash`, `commit` with `-p`/`--patch`/`--interactive` (`add` also `-i`, `-e`) | the tracked files under the pathspecs after `--`, or all: the changes they print or offer as hunks |
+//! | `merge-tree`, `checkout-index`, `unpack-file`, `range-diff`, `difftool`, `mergetool`; `am`/`rebase --show-current-patch`; `request-pull -p` | all the tracked files: contents printed whole, copied out or handed to a tool |
 //! | `worktree add`, `bundle create`, `fast-export` | all the tracked files: a copy of the repository's content, read from there |
 //! | `clone`, `fetch`, `pull` | all the files the repository its operand names tracks, when that is a local path (`git clone . /tmp/x`, `file://…`) |
 //! | `push` | all the tracked files, when where it pushes (its operand, or `--repo`) is a local path (`git push /tmp/x main`, `../copy`, `file://…`), not the repository itself: a copy of its content, as `clone` of it makes |
@@ -238,6 +241,25 @@ fn prints(
         "archive" => {
             out.tracked = if trees.is_empty() { within(others.get(1..).unwrap_or_default(), top) } else { trees }
         }
+        // A reflog is a log of the reflog's commits.
+        "reflog" if prints_patch(args, false) => out.tracked = within(&others, top),
+        // The staged (`-vv`: and unstaged) changes `status -v` prints and `commit -v` puts in the
+        // message it opens, and the hunks an interactive mode offers before it reads an answer
+        // (from stdin, which may be empty). Their other words are no pathspecs to narrow by
+        // (`commit -m MSG`), so only those after `--` do.
+        "status" | "commit" if has(&["-v", "--verbose"]) => out.tracked = within(&[], top),
+        "add" | "checkout" | "restore" | "reset" | "stash" | "commit"
+            if has(&["-p", "--patch", "--interactive"]) || (subcommand == "add" && has(&["-i", "-e", "--edit"])) =>
+        {
+            out.tracked = within(&[], top)
+        }
+        // A merge's result printed whole, the index's files checked out under another prefix, a
+        // blob written to a temporary file, two ranges' patches, each version handed to a tool.
+        "merge-tree" | "checkout-index" | "unpack-file" | "range-diff" | "difftool" | "mergetool" => {
+            out.tracked = vec![top.to_path_buf()]
+        }
+        "am" | "rebase" if has(&["--show-current-patch"]) => out.tracked = vec![top.to_path_buf()],
+        "request-pull" if has(&["-p"]) => out.tracked = vec![top.to_path_buf()],
         // A copy of the repository's content, which a later command reads from there.
         "worktree" if args.first() == Some(&"add") => out.tracked = vec![top.to_path_buf()],
         "bundle" if args.first() == Some(&"create") => out.tracked = vec![top.to_path_buf()],
@@ -245,7 +267,22 @@ fn prints(
         "show" | "diff" | "cat-file" => {}
         _ => return None,
     }
-    out.takes_pathspecs = !matches!(subcommand, "cat-file" | "worktree" | "bundle" | "fast-export");
+    out.takes_pathspecs = !matches!(
+        subcommand,
+        "cat-file"
+            | "worktree"
+            | "bundle"
+            | "fast-export"
+            | "merge-tree"
+            | "checkout-index"
+            | "unpack-file"
+            | "range-diff"
+            | "difftool"
+            | "mergetool"
+            | "am"
+            | "rebase"
+            | "request-pull"
+    );
     Some(out)
 }
 

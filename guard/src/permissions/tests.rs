@@ -1078,6 +1078,26 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
         ("git -C qa grep plans", "`git grep` reads the files git tracks under `qa`".to_string()),
         ("git diff -- qa", "`git diff` reads the files git tracks under `qa`".to_string()),
         ("git archive HEAD:qa", "`git archive` reads the files git tracks under `qa`".to_string()),
+        // Patches and contents printed or copied out by the commands that are not readers first.
+        ("git reflog -p -1", top("reflog")),
+        ("git reflog show -p", top("reflog")),
+        ("git status -vv", top("status")),
+        ("git commit --dry-run -v -m qa", top("commit")),
+        ("git add -p < /dev/null", top("add")),
+        ("git checkout -p < /dev/null", top("checkout")),
+        ("git restore --patch < /dev/null", top("restore")),
+        ("git stash push -p", top("stash")),
+        ("git add -e", top("add")),
+        (
+            "git merge-tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD",
+            top("merge-tree"),
+        ),
+        ("git checkout-index -a --prefix=copy/", top("checkout-index")),
+        ("git unpack-file 1a2b3c", top("unpack-file")),
+        ("git range-diff HEAD~2..HEAD~1 HEAD~1..HEAD", top("range-diff")),
+        ("git difftool -x cat HEAD~1", top("difftool")),
+        ("git am --show-current-patch", top("am")),
+        ("git status -v -- qa", "`git status` reads the files git tracks under `qa`".to_string()),
     ] {
         let verdict = p.check_shell(command, &s.root);
         let Verdict::Deny { cause: Some(Cause::Part(said)), .. } = &verdict else { panic!("{command}: {verdict:?}") };
@@ -1104,6 +1124,12 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
         "git archive HEAD src",
         "git status",
         "git log -5",
+        "git reflog",
+        "git reflog -5",
+        "git status -v -- src",
+        "git add -p -- src",
+        "git commit -m 'show -p'",
+        "git checkout main",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
