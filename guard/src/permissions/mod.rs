@@ -155,6 +155,9 @@ pub enum Cause {
     /// it runs, as a clause ("`cat` reads `$f`"), so the rule (the
     /// project's first Read rule, or Edit rule) cannot be checked against it.
     UnknownFile(String),
+    /// The settings file named cannot be read as settings, for this reason ("it is not valid
+    /// JSON: …"): what its rules allow is unknown, so nothing they could cover is.
+    Unusable(String),
 }
 
 impl Verdict {
@@ -163,6 +166,7 @@ impl Verdict {
     pub fn message(&self, tool: &str) -> Option<String> {
         let grounds = self.grounds()?;
         Some(match self {
+            Verdict::Deny { cause: Some(Cause::Unusable(_)), .. } => format!("{tool}: refused: {grounds}"),
             Verdict::Deny { .. } => format!("{tool}: denied by {grounds}; the user's permission settings forbid this"),
             _ => format!("{tool}: requires approval ({grounds}); run it with the host's own tool so the user is asked"),
         })
@@ -196,14 +200,24 @@ impl Verdict {
             Some(Cause::UnknownFile(part)) => format!(
                 "{part}, a file known only when the command runs, so it cannot be checked against {rule} in {file}"
             ),
+            Some(Cause::Unusable(why)) => format!(
+                "the permission settings {file} cannot be used ({why}), so what their rules allow is unknown and \
+                 lean-ctx refuses until the file is fixed (or moved away)"
+            ),
         })
     }
 }
+
+/// The rule a refusal for an unusable settings file names (see [`Cause::Unusable`]).
+const UNUSABLE_RULE: &str = "every rule (the file cannot be read)";
 
 /// The deny and ask rules in force for one project.
 #[derive(Clone, Debug)]
 pub struct Permissions {
     rules: Vec<Rule>,
+    /// A settings file that cannot be read as settings, and why: every check refuses, naming it.
+    /// Applying the other files' rules alone would silently drop the ones the user wrote there.
+    unusable: Option<(PathBuf, String)>,
     home: PathBuf,
     /// lean-ctx's config file (canonical), which `lctx config set` writes.
     config_file: PathBuf,
@@ -249,7 +263,14 @@ impl Permissions {
     ) -> (Permissions, Vec<String>) {
         let home = canonical_prefix(home);
         let root = canonical_prefix(root);
-        let mut loader = Loader { home: &home, root: &root, rules: Vec::new(), notes: Vec::new(), loaded: Vec::new() };
+        let mut loader = Loader {
+            home: &home,
+            root: &root,
+            rules: Vec::new(),
+            notes: Vec::new(),
+            loaded: Vec::new(),
+            unusable: None,
+        };
         if let Some(managed) = managed {
             loader.settings_file(managed, &root);
         }
@@ -261,17 +282,29 @@ impl Permissions {
         settings.extend([root.join(".claude/settings.local.json"), config_file.to_path_buf()]);
         settings.extend(managed.map(Path::to_path_buf));
         loader.guard_own_files(&settings);
-        let Loader { rules, notes, .. } = loader;
-        (Permissions { rules, home, config_file: canonical_prefix(config_file) }, notes)
+        let Loader { rules, notes, unusable, .. } = loader;
+        (Permissions { rules, unusable, home, config_file: canonical_prefix(config_file) }, notes)
+    }
+
+    /// The refusal every check gives while a settings file cannot be used.
+    fn unusable(&self) -> Option<Verdict> {
+        let (file, why) = self.unusable.as_ref()?;
+        Some(Verdict::Deny { rule: UNUSABLE_RULE.into(), file: file.clone(), cause: Some(Cause::Unusable(why.clone())) })
     }
 
     /// Whether reading `path` (absolute, canonical) is allowed.
     pub fn check_read(&self, path: &Path) -> Verdict {
+        if let Some(refused) = self.unusable() {
+            return refused;
+        }
         self.verdict(|target| matches!(target, Target::Read(rule) if rule.matches(path)).then_some(None))
     }
 
     /// Whether editing or writing `path` (absolute, canonical) is allowed.
     pub fn check_edit(&self, path: &Path) -> Verdict {
+        if let Some(refused) = self.unusable() {
+            return refused;
+        }
         self.verdict(|target| {
             let own = |file: &Path| path.starts_with(file);
             matches!(target, Target::Edit(rule) if rule.matches(path))
@@ -294,6 +327,9 @@ impl Permissions {
     /// variable the line exports reads these (`GIT_CONFIG_COUNT`… as git's
     /// settings, `C=rm` for `$C x`).
     pub fn check_shell_with_env(&self, command: &str, cwd: &Path, env: &[(String, String)]) -> Verdict {
+        if let Some(refused) = self.unusable() {
+            return refused;
+        }
         let mut invocations = bash::invocations(command, env);
         let mut finder = Finder::new(self, cwd);
         finder.expect_moves(&invocations);
@@ -374,9 +410,9 @@ impl Permissions {
         self.rules.iter().any(|own| matches!(&own.target, Target::OwnFile(path) if path == file) && own.text == *rule)
     }
 
-    /// No deny or ask rule at all: every check allows.
+    /// No deny or ask rule at all, and every settings file usable: every check allows.
     pub fn is_empty(&self) -> bool {
-        self.rules.is_empty()
+        self.rules.is_empty() && self.unusable.is_none()
     }
 
     /// The first deny rule that applies, else the first ask rule, else
@@ -419,6 +455,8 @@ struct Loader<'a> {
     notes: Vec<String>,
     /// Settings files already read: home may be the project root.
     loaded: Vec<PathBuf>,
+    /// The first settings file that cannot be used (see [`Permissions::unusable`]).
+    unusable: Option<(PathBuf, String)>,
 }
 
 impl Loader<'_> {
@@ -430,6 +468,10 @@ impl Loader<'_> {
         self.loaded.push(path.to_path_buf());
         let entries = settings::read(path);
         self.notes.extend(entries.notes);
+        if let Some(why) = entries.unusable {
+            self.notes.push(format!("{}: {why}; every check refuses until it is fixed", path.display()));
+            self.unusable.get_or_insert((path.to_path_buf(), why));
+        }
         let bases = Bases { home: self.home, root: self.root, settings: settings_base };
         for (list, text) in entries.rules {
             match parse_rule(&text, bases) {

@@ -24,16 +24,23 @@ impl List {
     }
 }
 
-/// The rules of one settings file, and notes on what had to be left out.
+/// The rules of one settings file, notes on what had to be left out, and why the file as a whole
+/// could not be used, if it could not.
 #[derive(Debug, Default)]
 pub(crate) struct Entries {
     pub(crate) rules: Vec<(List, String)>,
     pub(crate) notes: Vec<String>,
+    /// Why no rule of the file can be known (it cannot be read, is no JSON, or `permissions` is
+    /// no object): checks then refuse rather than apply none of its rules, silently (see
+    /// [`super::Permissions::unusable`]).
+    pub(crate) unusable: Option<String>,
 }
 
-/// The rule strings in `path`. A missing file has none and no note; a file
-/// that cannot be read or parsed has none and a note; a list or entry of the
-/// wrong type is noted and left out while the rest applies.
+/// The rule strings in `path`. A missing or empty file has none. A file that cannot be read or
+/// parsed has none and is [`Entries::unusable`]; comments, trailing commas and a byte-order mark,
+/// which editors of JSON settings leave, are read past (see [`lenient`]). A list or entry of the
+/// wrong type is noted and left out while the rest applies; a `deny` or `ask` written as one
+/// string is that one rule.
 pub(crate) fn read(path: &Path) -> Entries {
     let mut entries = Entries::default();
     let shown = path.display();
@@ -41,31 +48,29 @@ pub(crate) fn read(path: &Path) -> Entries {
         Ok(text) => text,
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => return entries,
         Err(e) => {
-            entries.notes.push(format!("{shown} cannot be read ({e}); its permission rules are not applied"));
+            entries.unusable = Some(format!("it cannot be read: {e}"));
             return entries;
         }
     };
-    if text.trim().is_empty() {
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return entries;
     }
-    let settings: Value = match serde_json::from_str(&text) {
+    let settings: Value = match serde_json::from_str(&lenient(&text)) {
         Ok(settings) => settings,
         Err(e) => {
-            entries
-                .notes
-                .push(format!("{shown} is not valid JSON ({e}); its permission rules are not applied, fix the file"));
+            entries.unusable = Some(format!("it is not valid JSON: {e}"));
             return entries;
         }
     };
     if !settings.is_object() {
-        entries.notes.push(format!("{shown} is not a JSON object; its permission rules are not applied"));
+        entries.unusable = Some(format!("it holds {}, not a JSON object", kind(&settings)));
         return entries;
     }
     let permissions = match settings.get("permissions") {
         None | Some(Value::Null) => return entries,
         Some(Value::Object(permissions)) => permissions,
-        Some(_) => {
-            entries.notes.push(format!("{shown}: `permissions` is not an object; its rules are not applied"));
+        Some(other) => {
+            entries.unusable = Some(format!("its `permissions` is {}, not an object", kind(other)));
             return entries;
         }
     };
@@ -83,6 +88,12 @@ pub(crate) fn read(path: &Path) -> Entries {
                     }
                 }
             }
+            Some(Value::String(rule)) if list != List::Allow => {
+                entries.notes.push(format!(
+                    "{shown}: permissions.{key} is one string, not a list; it is applied as the rule {rule:?}"
+                ));
+                entries.rules.push((list, rule.clone()));
+            }
             Some(other) => entries.notes.push(format!(
                 "{shown}: permissions.{key} is {}, not a list of rules like [\"Read(./.env)\"]; it is ignored",
                 kind(other)
@@ -90,6 +101,71 @@ pub(crate) fn read(path: &Path) -> Entries {
         }
     }
     entries
+}
+
+/// `text` with what strict JSON refuses but editors of settings files write blanked out: a
+/// byte-order mark, `//` and `/* */` comments, and a comma before a closing bracket. Each is
+/// replaced by spaces (a newline kept), so a remaining error's line and column are the file's.
+fn lenient(text: &str) -> String {
+    let text = text.strip_prefix('\u{feff}').map_or_else(|| text.to_owned(), |rest| format!(" {rest}"));
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<char> = Vec::with_capacity(chars.len());
+    let (mut at, mut in_string) = (0, false);
+    while at < chars.len() {
+        let c = chars[at];
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' if at + 1 < chars.len() => {
+                    out.push(chars[at + 1]);
+                    at += 1;
+                }
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if c == '/' && chars.get(at + 1) == Some(&'/') {
+            while at < chars.len() && chars[at] != '\n' {
+                out.push(' ');
+                at += 1;
+            }
+            continue;
+        } else if c == '/' && chars.get(at + 1) == Some(&'*') {
+            let end = (at + 2..chars.len().saturating_sub(1)).find(|&i| chars[i] == '*' && chars[i + 1] == '/');
+            let Some(end) = end else {
+                // An unclosed comment is left for the parser to refuse.
+                out.extend(&chars[at..]);
+                break;
+            };
+            out.extend(chars[at..end + 2].iter().map(|&c| if c == '\n' { '\n' } else { ' ' }));
+            at = end + 2;
+            continue;
+        } else {
+            in_string = c == '"';
+            out.push(c);
+        }
+        at += 1;
+    }
+    // A comma whose next non-blank character closes a list or object, outside strings.
+    let mut blank = vec![false; out.len()];
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &c) in out.iter().enumerate() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            ',' => blank[i] = out[i + 1..].iter().find(|c| !c.is_whitespace()).is_some_and(|c| matches!(c, ']' | '}')),
+            _ => {}
+        }
+    }
+    out.iter().zip(blank).map(|(&c, blank)| if blank { ' ' } else { c }).collect()
 }
 
 fn kind(value: &Value) -> &'static str {
@@ -134,18 +210,40 @@ mod tests {
     #[test]
     fn missing_and_empty_files_and_no_permissions() {
         assert!(read(Path::new("/nonexistent/settings.json")).notes.is_empty());
-        for json in ["", "  \n", "{}", r#"{"model": "opus"}"#, r#"{"permissions": {}}"#] {
+        for json in ["", "  \n", "\u{feff}", "{}", r#"{"model": "opus"}"#, r#"{"permissions": {}}"#] {
             let e = entries(json);
-            assert!(e.rules.is_empty() && e.notes.is_empty(), "{json}");
+            assert!(e.rules.is_empty() && e.notes.is_empty() && e.unusable.is_none(), "{json}");
         }
     }
 
     #[test]
-    fn malformed_json_is_noted() {
-        let e = entries(r#"{"permissions": {"deny": ["Read(x)",]}}"#);
-        assert!(e.rules.is_empty());
-        assert_eq!(e.notes.len(), 1);
-        assert!(e.notes[0].contains("is not valid JSON"), "{:?}", e.notes);
+    fn what_editors_leave_in_json_is_read_past() {
+        let deny = |e: &Entries| e.rules == [(List::Deny, "Read(./secret/**)".to_string())];
+        for json in [
+            r#"{"permissions": {"deny": ["Read(./secret/**)",]}}"#,
+            "\u{feff}{\"permissions\": {\"deny\": [\"Read(./secret/**)\"]}}",
+            "{\n  // the team's rules\n  \"permissions\": {\"deny\": [\"Read(./secret/**)\"], /* none yet */ \"ask\": []},\n}\n",
+        ] {
+            let e = entries(json);
+            assert!(deny(&e) && e.unusable.is_none() && e.notes.is_empty(), "{json}: {e:?}");
+        }
+        // Inside a string a `//` or `,]` is text.
+        let e = entries(r#"{"permissions": {"deny": ["Bash(curl https://x.test/a,])"]}}"#);
+        assert_eq!(e.rules, [(List::Deny, "Bash(curl https://x.test/a,])".to_string())]);
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_as_settings_is_unusable_and_says_where() {
+        for (json, said) in [
+            (r#"{"permissions": {"deny": ["Read(x)",, "Bash(rm:*)"]}}"#, "it is not valid JSON: expected value at line 1 column 37"),
+            ("{\"permissions\": {\"deny\": [\"Read(x)\"", "it is not valid JSON: EOF while parsing a list at line 1 column 35"),
+            ("[1, 2]", "it holds a list, not a JSON object"),
+            (r#"{"permissions": ["Read(x)"]}"#, "its `permissions` is a list, not an object"),
+        ] {
+            let e = entries(json);
+            assert!(e.rules.is_empty(), "{json}");
+            assert_eq!(e.unusable.as_deref(), Some(said), "{json}");
+        }
     }
 
     #[test]
@@ -153,13 +251,11 @@ mod tests {
         let e = entries(
             r#"{"permissions": {"deny": "Read(./x)", "ask": ["Bash(a)", 3, null, "Bash(b)"], "allow": {"x": 1}}}"#,
         );
-        assert_eq!(e.rules, [(List::Ask, "Bash(a)".to_string()), (List::Ask, "Bash(b)".to_string())]);
+        let rules = [(List::Deny, "Read(./x)"), (List::Ask, "Bash(a)"), (List::Ask, "Bash(b)")];
+        assert_eq!(e.rules, rules.map(|(list, rule)| (list, rule.to_string())));
         assert_eq!(e.notes.len(), 4, "{:?}", e.notes);
-        assert!(e.notes[0].contains("permissions.deny is a string"));
+        assert!(e.notes[0].contains("permissions.deny is one string, not a list; it is applied"));
         assert!(e.notes[1].contains("permissions.ask holds 3"));
-        let e = entries(r#"{"permissions": ["Read(x)"]}"#);
-        assert!(e.notes[0].contains("`permissions` is not an object"));
-        let e = entries("[1, 2]");
-        assert!(e.notes[0].contains("is not a JSON object"));
+        assert!(e.unusable.is_none());
     }
 }

@@ -300,24 +300,59 @@ fn lean_ctx_config_rules() {
 }
 
 #[test]
-fn malformed_files_and_rules_are_noted_and_the_rest_applies() {
+fn malformed_rules_are_noted_and_the_rest_applies() {
     let s = Setup::new();
-    s.user("{not json")
+    s.user("{}")
         .project(&permissions(r#"{"deny": "Read(./x)", "ask": ["Read(./ok/**)", 7, "Read(./broken", "Read(src/[a)"]}"#))
         .local(r#"{"permissions": {"deny": ["Bash(rm:*)", "WebFetch(domain:example.com)", "mcp__github"]}}"#);
     let (p, notes) = s.load_with(&["src/[bad"], &[]);
-    assert_eq!(notes.len(), 6, "{notes:?}");
-    assert!(notes[0].contains("settings.json is not valid JSON"));
-    assert!(notes[1].contains("permissions.deny is a string"));
-    assert!(notes[2].contains("permissions.ask holds 7"));
-    assert!(notes[3].contains("\"Read(./broken\" has no closing parenthesis"));
-    assert!(notes[4].contains("\"Read(src/[a)\" pattern `src/[a` does not compile"));
-    assert!(notes[5].contains("deny_paths entry \"src/[bad\""));
-    assert_eq!(p.check_read(&s.root.join("ok/x")), ask("Read(./ok/**)", &s.project_file()));
+    assert_eq!(notes.len(), 5, "{notes:?}");
+    assert!(notes[0].contains("permissions.deny is one string, not a list; it is applied as the rule \"Read(./x)\""));
+    assert!(notes[1].contains("permissions.ask holds 7"));
+    assert!(notes[2].contains("\"Read(./broken\" has no closing parenthesis"));
+    assert!(notes[3].contains("\"Read(src/[a)\" pattern `src/[a` does not compile"));
+    assert!(notes[4].contains("deny_paths entry \"src/[bad\""));
+    assert_eq!(p.check_read(&s.root.join("x")), deny("Read(./x)", &s.project_file()));
+    assert_eq!(p.check_read(&s.root.join("ok/y")), ask("Read(./ok/**)", &s.project_file()));
     assert_eq!(
         p.check_shell("rm x", &s.root),
         because(deny("Bash(rm:*)", &s.root.join(".claude/settings.local.json")), "`rm x` matches it")
     );
+}
+
+/// A settings file lean-ctx cannot read as settings held rules the user meant: applying the
+/// others alone let a read of `secret/` through with no word (QA: a trailing comma was enough,
+/// until such commas were read past). Every check refuses, naming the file and the place.
+#[test]
+fn a_settings_file_that_cannot_be_used_refuses_every_check_and_says_why() {
+    let s = Setup::new();
+    s.user("{}").project(r#"{"permissions": {"deny": ["Read(./secret/**)",, "Bash(rm:*)"]}}"#);
+    let (p, notes) = s.load_with(&[], &[]);
+    let why = "it is not valid JSON: expected value at line 1 column 47";
+    assert_eq!(notes, [format!("{}: {why}; every check refuses until it is fixed", s.project_file().display())]);
+    let refused = Verdict::Deny {
+        rule: "every rule (the file cannot be read)".into(),
+        file: s.project_file(),
+        cause: Some(Cause::Unusable(why.into())),
+    };
+    assert_eq!(p.check_read(&s.root.join("secret/plan.txt")), refused);
+    assert_eq!(p.check_read(&s.root.join("README.md")), refused);
+    assert_eq!(p.check_edit(&s.root.join("src/a.rs")), refused);
+    assert_eq!(p.check_shell("ls", &s.root), refused);
+    assert!(!p.is_empty());
+    assert_eq!(
+        refused.message("ctx_read").unwrap(),
+        format!(
+            "ctx_read: refused: the permission settings {} cannot be used ({why}), so what their rules allow is \
+             unknown and lean-ctx refuses until the file is fixed (or moved away)",
+            s.project_file().display()
+        )
+    );
+    // Fixed, it applies.
+    s.project(r#"{"permissions": {"deny": ["Read(./secret/**)", "Bash(rm:*)"]}}"#);
+    let p = s.load();
+    assert_eq!(p.check_read(&s.root.join("README.md")), Verdict::Allow);
+    assert_eq!(p.check_read(&s.root.join("secret/plan.txt")), deny("Read(./secret/**)", &s.project_file()));
 }
 
 #[test]

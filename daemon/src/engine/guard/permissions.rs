@@ -77,6 +77,11 @@ impl PermissionCache {
         let managed = Path::new(MANAGED_SETTINGS);
         let (permissions, notes) =
             Permissions::load(home, root, Some(managed), &config.deny_paths, &config.shell_deny, config_file);
+        // Said once per change of the files: a file that cannot be used refuses every check
+        // (naming it), a rule left out only here.
+        for note in &notes {
+            tracing::warn!("permission settings: {note}");
+        }
         let rules = Arc::new(Rules { permissions, notes });
         let mut projects = self.projects.lock();
         if projects.len() >= MAX_PROJECTS {
