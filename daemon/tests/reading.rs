@@ -155,6 +155,10 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
             assert_eq!(view.content.lines().count(), 1, "{at}: one line, never the file after a note");
             assert_eq!(view.raw_tokens, view.sent_tokens, "{at}: nothing saved");
         }
+        // A base that is only what its own edit wrote spares no re-read: it never had the file.
+        Ask::Mode("diff") if !fresh && view.mode == "diff" && holding.is_some_and(|h| !h.whole && !h.received) => {
+            assert_eq!(view.raw_tokens, view.sent_tokens, "{at}: nothing saved")
+        }
         Ask::Mode("diff") => assert_eq!(view.raw_tokens, tokens(&text), "{at}"),
         _ => {
             let range = ask.range().expect("a range");
@@ -404,10 +408,15 @@ fn a_session_that_held_part_of_the_file_diffs_from_its_edit_but_reads_in_full() 
     p.edit("s", "q.rs", "fn item_10() -> u32 { 70 }", "fn item_10() -> u32 { 71 }").unwrap();
     let unchanged = p.read("s", "q.rs", "diff", false);
     assert_eq!(unchanged.content, "[no change in q.rs since your edit of it; a full read sends the rest]\n");
+    // It never received the file whole, so no re-read of it was spared (QA: each such diff booked
+    // the whole file as saved).
+    let sent = tokens(&unchanged.content);
+    assert_eq!((unchanged.raw_tokens, unchanged.sent_tokens), (sent, sent), "nothing saved");
     let theirs = p.text("q.rs").replace("fn item_90() -> u32 { 630 }", "fn item_90() -> u32 { 1 }");
     p.write("q.rs", &theirs);
     let diff = p.read("s", "q.rs", "diff", false);
     assert!(diff.content.contains("+fn item_90() -> u32 { 1 }") && !diff.content.contains("item_10"), "{diff:?}");
+    assert_eq!(diff.raw_tokens, diff.sent_tokens, "{diff:?}");
     let full = p.read("s", "q.rs", "full", false);
     assert!(!full.stub && full.mode == "full" && full.content == theirs, "it never had the rest: {full:?}");
     assert!(p.read("s", "q.rs", "full", false).stub, "now it has it whole");

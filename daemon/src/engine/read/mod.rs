@@ -515,7 +515,10 @@ impl Reader {
                         // Applied to a whole version it gives the whole file;
                         // to a diff base, the base moves on.
                         holds: if h.whole { Holds::Whole } else { Holds::DiffBase(h) },
-                        baseline: Baseline::File,
+                        // A session that received the file whole would otherwise read it again to
+                        // see what changed; one whose base is only what its edit wrote never had
+                        // the file, so no re-read was spared.
+                        baseline: if h.whole || h.received { Baseline::File } else { Baseline::Sent },
                         mode: Mode::Diff,
                     },
                     None => Rendered {
