@@ -289,7 +289,11 @@ impl Permissions {
     /// The refusal every check gives while a settings file cannot be used.
     fn unusable(&self) -> Option<Verdict> {
         let (file, why) = self.unusable.as_ref()?;
-        Some(Verdict::Deny { rule: UNUSABLE_RULE.into(), file: file.clone(), cause: Some(Cause::Unusable(why.clone())) })
+        Some(Verdict::Deny {
+            rule: UNUSABLE_RULE.into(),
+            file: file.clone(),
+            cause: Some(Cause::Unusable(why.clone())),
+        })
     }
 
     /// Whether reading `path` (absolute, canonical) is allowed.

@@ -160,8 +160,124 @@ pub(crate) fn runs_command(program: &str, args: &[&str]) -> Option<String> {
             Some(format!("`{program}`'s commands, which may run programs (`!cmd`)"))
         }
         "tar" => tar_runs(args).map(|option| format!("`tar {option}`'s command")),
+        "sed" | "gsed" if sed_runs_commands(args) => {
+            Some(format!("`{program}`'s script, whose `e` command or `s///e` flag runs commands"))
+        }
+        "zip" if args.iter().any(|a| *a == "-TT" || a.starts_with("--unzip-command")) => {
+            Some("`zip -TT`'s command".into())
+        }
+        "ssh" | "scp" | "sftp" if ssh_runs_local_command(args) => {
+            Some(format!("`{program}`'s ProxyCommand, LocalCommand or KnownHostsCommand"))
+        }
+        "scp" if args.iter().any(|a| a.starts_with("-S")) => Some("`scp -S`'s program".into()),
+        "rsync" if args.iter().any(|a| a.starts_with("-e") || a.starts_with("--rsh")) => {
+            Some("`rsync -e`'s remote shell".into())
+        }
         _ => None,
     }
+}
+
+/// Whether a sed script given on the command line may run a command: GNU sed's `e` command
+/// (`1e rm x`) or the `e` flag of `s` (`s/.*/rm x/e`), unless `--sandbox` forbids them. A script
+/// file (`-f`) is not read here, as awk's is not.
+fn sed_runs_commands(args: &[&str]) -> bool {
+    if args.contains(&"--sandbox") {
+        return false;
+    }
+    let mut scripts: Vec<&str> = Vec::new();
+    let mut operands = Vec::new();
+    let mut at = 0;
+    while let Some(&arg) = args.get(at) {
+        if arg == "-e" || arg == "--expression" {
+            scripts.extend(args.get(at + 1));
+            at += 1;
+        } else if let Some(script) = arg.strip_prefix("--expression=") {
+            scripts.push(script);
+        } else if arg == "-f" || arg == "--file" || arg == "-l" || arg == "--line-length" {
+            at += 1;
+        } else if arg.starts_with("--") {
+        } else if let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) {
+            // Short options together (`-ne 'script'`); `-i` takes its suffix in the same word.
+            if let Some(e) = letters.find('e').filter(|&e| !letters[..e].contains('i')) {
+                match &letters[e + 1..] {
+                    "" => {
+                        scripts.extend(args.get(at + 1));
+                        at += 1;
+                    }
+                    script => scripts.push(script),
+                }
+            }
+        } else {
+            operands.push(arg);
+        }
+        at += 1;
+    }
+    let given_by_option = !scripts.is_empty() || args.iter().any(|a| *a == "-f" || a.starts_with("--file"));
+    if !given_by_option {
+        scripts.extend(operands.first());
+    }
+    scripts.iter().any(|script| script.split(['\n', ';']).any(sed_command_runs))
+}
+
+/// Whether one sed command (its address and all) is `e` or an `s` with the `e` flag.
+fn sed_command_runs(command: &str) -> bool {
+    // The address: line numbers, `$`, `/regex/`, `\cregexc`, ranges, steps, negation, blocks.
+    let mut rest = command.trim_start();
+    loop {
+        let before = rest;
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || "$,~!{} \t+".contains(c));
+        if let Some(regex) = rest.strip_prefix('/') {
+            rest = skip_delimited(regex, '/');
+        } else if let Some(custom) = rest.strip_prefix('\\') {
+            let mut chars = custom.chars();
+            if let Some(delimiter) = chars.next() {
+                rest = skip_delimited(chars.as_str(), delimiter);
+            }
+        }
+        rest = rest.trim_start_matches(['I', 'M']).trim_start();
+        if rest == before {
+            break;
+        }
+    }
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some('e') => true,
+        Some('s') => {
+            let Some(delimiter) = chars.next() else { return false };
+            let after_pattern = skip_delimited(chars.as_str(), delimiter);
+            let flags = skip_delimited(after_pattern, delimiter);
+            // The flags run up to a `w` file name, whose text is the rest.
+            flags.split('w').next().unwrap_or_default().contains('e')
+        }
+        _ => false,
+    }
+}
+
+/// `text` after its first `delimiter` not escaped by a backslash; empty when there is none.
+fn skip_delimited(text: &str, delimiter: char) -> &str {
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match (escaped, c) {
+            (true, _) => escaped = false,
+            (false, '\\') => escaped = true,
+            (false, c) if c == delimiter => return &text[at + c.len_utf8()..],
+            _ => {}
+        }
+    }
+    ""
+}
+
+/// Whether ssh's options (`-o Name=value`, `-oName value`) set one that runs a local command.
+fn ssh_runs_local_command(args: &[&str]) -> bool {
+    let runs = |option: &str| {
+        let name = option.split(['=', ' ']).next().unwrap_or_default().to_ascii_lowercase();
+        matches!(name.as_str(), "proxycommand" | "localcommand" | "knownhostscommand")
+    };
+    args.iter().enumerate().any(|(at, arg)| match arg.strip_prefix("-o") {
+        Some("") => args.get(at + 1).is_some_and(|next| runs(next)),
+        Some(option) => runs(option),
+        None => false,
+    })
 }
 
 /// Whether awk's program may run a command: `system(…)`, or a pipe to or

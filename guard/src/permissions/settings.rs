@@ -235,8 +235,14 @@ mod tests {
     #[test]
     fn a_file_that_cannot_be_read_as_settings_is_unusable_and_says_where() {
         for (json, said) in [
-            (r#"{"permissions": {"deny": ["Read(x)",, "Bash(rm:*)"]}}"#, "it is not valid JSON: expected value at line 1 column 37"),
-            ("{\"permissions\": {\"deny\": [\"Read(x)\"", "it is not valid JSON: EOF while parsing a list at line 1 column 35"),
+            (
+                r#"{"permissions": {"deny": ["Read(x)",, "Bash(rm:*)"]}}"#,
+                "it is not valid JSON: expected value at line 1 column 37",
+            ),
+            (
+                "{\"permissions\": {\"deny\": [\"Read(x)\"",
+                "it is not valid JSON: EOF while parsing a list at line 1 column 35",
+            ),
             ("[1, 2]", "it holds a list, not a JSON object"),
             (r#"{"permissions": ["Read(x)"]}"#, "its `permissions` is a list, not an object"),
         ] {

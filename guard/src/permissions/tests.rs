@@ -3686,6 +3686,9 @@ fn options_cut_short_run_together_or_repeated_are_read_as_getopt_reads_them() {
     }
 }
 
+/// How a refusal names a sed script that may run commands.
+const SED_RUNS: &str = "`sed`'s script, whose `e` command or `s///e` flag runs commands";
+
 #[test]
 fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
     let (s, p, file) = qa();
@@ -3701,12 +3704,31 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         // QA: vim's `!cmd` deleted victim.txt under `Bash(rm:*)`.
         ("vim -es -c '!rm victim.txt' -c q", "`vim`'s commands, which may run programs (`!cmd`)"),
         ("ex -s '+!rm victim.txt' src/a.rs", "`ex`'s commands, which may run programs (`!cmd`)"),
+        // QA: sed's `e`, zip's test command and ssh's ProxyCommand each deleted a file.
+        ("sed -n '1e rm -f README.md' src/a.rs", SED_RUNS),
+        ("sed -n -e p -e '2e rm victim.txt' src/a.rs", SED_RUNS),
+        ("sed 's/.*/rm victim.txt/e' src/a.rs", SED_RUNS),
+        ("sed -ne '/x/,$e rm victim.txt' src/a.rs", SED_RUNS),
+        ("sed --expression='s|a|rm x|ge' src/a.rs", SED_RUNS),
+        ("zip -q z.zip src/a.rs -T -TT 'rm victim.txt'", "`zip -TT`'s command"),
+        ("ssh -o ProxyCommand='rm victim.txt' x", "`ssh`'s ProxyCommand, LocalCommand or KnownHostsCommand"),
+        ("scp -oProxyCommand=./zz x:a .", "`scp`'s ProxyCommand, LocalCommand or KnownHostsCommand"),
+        ("rsync -e 'sh -c \"rm victim.txt\"' a x:b", "`rsync -e`'s remote shell"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(part), "{command}");
     }
-    for command in
-        ["split -l1 src/a.rs part", "tar xf a.tar", "tar -xf a.tar --checkpoint-action=dot", "vim +3 src/a.rs"]
-    {
+    for command in [
+        "split -l1 src/a.rs part",
+        "tar xf a.tar",
+        "tar -xf a.tar --checkpoint-action=dot",
+        "vim +3 src/a.rs",
+        "sed -n 's/hello/there/p' src/a.rs",
+        "sed -e '/e/d' -e 's/e/E/g' src/a.rs",
+        "sed -i.bak -e 's/x/y/' src/a.rs",
+        "sed --sandbox '1e rm victim.txt' src/a.rs",
+        "sed 's/a/b/w out.txt' src/a.rs",
+        "ssh -o ConnectTimeout=5 x true",
+    ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
