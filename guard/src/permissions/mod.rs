@@ -116,6 +116,8 @@ mod writers;
 
 pub use paths::canonical_prefix;
 
+use std::fs;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use bash::BashPattern;
@@ -158,6 +160,9 @@ pub enum Cause {
     /// The settings file named cannot be read as settings, for this reason ("it is not valid
     /// JSON: …"): what its rules allow is unknown, so nothing they could cover is.
     Unusable(String),
+    /// The file has this many other names (hard links), which a rule may cover: reading or
+    /// writing it reads or writes them.
+    OtherNames(u64),
 }
 
 impl Verdict {
@@ -199,6 +204,11 @@ impl Verdict {
             ),
             Some(Cause::UnknownFile(part)) => format!(
                 "{part}, a file known only when the command runs, so it cannot be checked against {rule} in {file}"
+            ),
+            Some(Cause::OtherNames(n)) => format!(
+                "the file has {n} other {} (hard {}), which lean-ctx cannot check against {rule} in {file}",
+                if *n == 1 { "name" } else { "names" },
+                if *n == 1 { "link" } else { "links" }
             ),
             Some(Cause::Unusable(why)) => format!(
                 "the permission settings {file} cannot be used ({why}), so what their rules allow is unknown and \
@@ -301,7 +311,27 @@ impl Permissions {
         if let Some(refused) = self.unusable() {
             return refused;
         }
-        self.verdict(|target| matches!(target, Target::Read(rule) if rule.matches(path)).then_some(None))
+        let verdict = self.verdict(|target| matches!(target, Target::Read(rule) if rule.matches(path)).then_some(None));
+        match verdict {
+            Verdict::Allow => self.check_other_names(path, |target| matches!(target, Target::Read(_))),
+            refused => refused,
+        }
+    }
+
+    /// A regular file with other hard links is also those files, whose names are not known here
+    /// (finding them would walk the file system): where a rule of the kind `kind` picks exists, an
+    /// ask naming it. QA read a Read-denied file, and edited an Edit-denied one, through a hard
+    /// link of another name.
+    fn check_other_names(&self, path: &Path, kind: impl Fn(&Target) -> bool) -> Verdict {
+        let Some(rule) = self.rules.iter().find(|rule| kind(&rule.target)) else { return Verdict::Allow };
+        match fs::metadata(path) {
+            Ok(meta) if meta.is_file() && meta.nlink() > 1 => Verdict::Ask {
+                rule: rule.text.clone(),
+                file: rule.file.clone(),
+                cause: Some(Cause::OtherNames(meta.nlink() - 1)),
+            },
+            _ => Verdict::Allow,
+        }
     }
 
     /// Whether editing or writing `path` (absolute, canonical) is allowed.
@@ -309,12 +339,16 @@ impl Permissions {
         if let Some(refused) = self.unusable() {
             return refused;
         }
-        self.verdict(|target| {
+        let verdict = self.verdict(|target| {
             let own = |file: &Path| path.starts_with(file);
             matches!(target, Target::Edit(rule) if rule.matches(path))
                 .then_some(None)
                 .or_else(|| matches!(target, Target::OwnFile(file) if own(file)).then_some(None))
-        })
+        });
+        match verdict {
+            Verdict::Allow => self.check_other_names(path, |target| matches!(target, Target::Edit(_))),
+            refused => refused,
+        }
     }
 
     /// Whether running `command` in `cwd` is allowed: each simple command of

@@ -4,7 +4,8 @@
 //! rm's, unlink's and rmdir's operands, shred's (it overwrites them, and
 //! with `-u` removes them), the sources mv moves and `rsync
 //! --remove-source-files` sends, what `tar --remove-files` archives and
-//! `zip -m` zips, and find's start points when it deletes
+//! `zip -m` zips, the files a hard link is made of (`ln`, `link`, `cp -l`:
+//! the file under another name, written through it), and find's start points when it deletes
 //! (`-delete`) or runs one of these on what it finds (`-exec rm {} +`).
 //! A directory removed or moved whole (`rm -r`, mv, find, tar, zip) counts
 //! as everything under it, empty directories included. `git rm` and `git
@@ -62,6 +63,16 @@ const SHRED: Spec = Spec {
     ],
 };
 
+/// How a verdict says a hard link made of a file, an edit of it as a removal is.
+const HARD_LINKS: &str = "gives another name (a hard link, written through) to";
+
+/// Whether `args` hold the short option `letter` (alone or among others, `-sf`) or `long`.
+fn short_or_long(args: &[&str], letter: char, long: &str) -> bool {
+    args.iter()
+        .take_while(|arg| **arg != "--")
+        .any(|arg| *arg == long || (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(letter)))
+}
+
 /// What `program` given `args` (the words after it) removes, when it is
 /// one of these.
 pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
@@ -82,6 +93,16 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
         "unlink" | "rmdir" => Some(of("removes", NO_VALUES.parse(args).operands, false)),
         "shred" => Some(of("overwrites", SHRED.parse(args).operands, false)),
         "mv" => Some(of("moves away", written(program, args)?.sources, true)),
+        // A hard link is the file under another name: a write through it (`ctx_edit` of the new
+        // name, `> link`) writes the file, which no rule covering the name alone would see.
+        "ln" if !short_or_long(args, 's', "--symbolic") => Some(of(HARD_LINKS, written(program, args)?.sources, false)),
+        "link" => Some(of(HARD_LINKS, NO_VALUES.parse(args).operands.into_iter().take(1).collect(), false)),
+        "cp" if short_or_long(args, 'l', "--link") => {
+            let recursive = short_or_long(args, 'r', "--recursive")
+                || short_or_long(args, 'R', "--recursive")
+                || short_or_long(args, 'a', "--archive");
+            Some(of(HARD_LINKS, written(program, args)?.sources, recursive))
+        }
         "tar" => {
             let removed = super::program_writes::tar_removed(args)?;
             let word = |part: &Part| &args[part.word][part.from..];

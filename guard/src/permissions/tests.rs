@@ -1685,12 +1685,13 @@ fn a_write_through_a_link_the_line_made_is_a_write_of_its_target() {
             "`>` names `t.ini`, through the link `ln -s config/app.ini t.ini` made",
         ),
         (
+            // Making the hard link is refused first (see `a_hard_link_made_of_a_file_is_an_edit_of_it`).
             "ln config/app.ini h.ini && echo x >> h.ini",
-            "`>` names `h.ini`, through the link `ln config/app.ini h.ini` made",
+            "`ln` gives another name (a hard link, written through) to `config/app.ini`",
         ),
         (
             "cp -l config/app.ini c.ini; sed -i s/a/b/ c.ini",
-            "`sed` writes `c.ini`, through the link `cp -l config/app.ini c.ini` made",
+            "`cp` gives another name (a hard link, written through) to `config/app.ini`",
         ),
         // Relative to the link's directory, a chain of links, a link moved.
         (
@@ -2585,6 +2586,48 @@ fn moving_or_linking_a_directory_reaches_everything_under_it() {
     }
     // What holds nothing a rule covers moves freely.
     assert_eq!(p.check_shell("mv src src2 && ln -s src2 src", &s.root), Verdict::Allow);
+}
+
+/// QA: `ln src/app.py alias.py` was allowed under `Edit(src/**)` (`ln` only read its source), and
+/// `ctx_edit alias.py` then wrote src/app.py in place. A hard link is the file under another
+/// name, so making one is an edit of the file.
+#[test]
+fn a_hard_link_made_of_a_file_is_an_edit_of_it() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./src/**)"]}"#));
+    s.file("src/app.py");
+    s.file("notes.txt");
+    let p = s.load();
+    let rule = deny("Edit(./src/**)", &s.project_file());
+    let part = "`ln` gives another name (a hard link, written through) to `src/app.py`";
+    for (command, part) in [
+        ("ln src/app.py alias.py", part.to_string()),
+        ("ln -f src/app.py alias.py", part.to_string()),
+        ("link src/app.py alias.py", part.replace("`ln`", "`link`")),
+        ("cp -l src/app.py alias.py", part.replace("`ln`", "`cp`")),
+        ("cp --link src/app.py alias.py", part.replace("`ln`", "`cp`")),
+    ] {
+        assert_eq!(p.check_shell(command, &s.root), because(rule.clone(), &part), "{command}");
+    }
+    for command in ["ln -s src/app.py alias.py", "ln notes.txt n2", "cp src/app.py copy.py"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+    // One made before (outside lean-ctx): its other name is unknown, so an edit of it is asked.
+    fs::hard_link(s.root.join("src/app.py"), s.root.join("alias.py")).unwrap();
+    let asked =
+        Verdict::Ask { rule: "Edit(./src/**)".into(), file: s.project_file(), cause: Some(Cause::OtherNames(1)) };
+    assert_eq!(p.check_edit(&s.root.join("alias.py")), asked);
+    assert_eq!(
+        asked.message("ctx_edit").unwrap(),
+        format!(
+            "ctx_edit: requires approval (the file has 1 other name (hard link), which lean-ctx cannot check against \
+             Edit(./src/**) in {}); run it with the host's own tool so the user is asked",
+            s.project_file().display()
+        )
+    );
+    assert_eq!(p.check_read(&s.root.join("alias.py")), Verdict::Allow, "no Read rule to check");
+    assert_eq!(p.check_edit(&s.root.join("notes.txt")), Verdict::Allow);
+    assert_eq!(p.check_edit(&s.root.join("src/app.py")), deny("Edit(./src/**)", &s.project_file()), "a rule first");
 }
 
 #[test]

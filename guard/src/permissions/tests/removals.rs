@@ -104,9 +104,7 @@ fn removing_or_moving_away_a_protected_file_is_an_edit_of_it() {
     // directory, is.
     std::os::unix::fs::symlink(s.root.join("config/a.ini"), s.root.join("l.ini")).unwrap();
     std::os::unix::fs::symlink(s.root.join("config"), s.root.join("cl")).unwrap();
-    for command in
-        ["rm l.ini", "mv l.ini m.ini", "rm -r cl", "ln -s config l2; mv l2 l3", "ln config/a.ini h.ini; rm h.ini"]
-    {
+    for command in ["rm l.ini", "mv l.ini m.ini", "rm -r cl", "ln -s config l2; mv l2 l3"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     for (command, part) in [
