@@ -218,6 +218,43 @@ fn a_trace_finds_a_path_of_several_calls_by_default_and_says_plainly_when_there_
     );
 }
 
+/// QA on npm semver: `--to compare` named two definitions; the trace reached the function
+/// `compare` but its heading named the method `SemVer::compare`, a path it never reached.
+#[test]
+fn a_trace_to_a_name_of_several_definitions_heads_the_one_it_reaches_and_says_so() {
+    let home = Home::new();
+    let root = project(
+        &home,
+        "semver",
+        &[
+            (
+                "functions/compare.js",
+                "const SemVer = require('../classes/semver')\nconst compare = (a, b) => new SemVer(a).compare(new SemVer(b))\nmodule.exports = compare\n",
+            ),
+            (
+                "functions/eq.js",
+                "const compare = require('./compare')\nconst eq = (a, b) => compare(a, b) === 0\nmodule.exports = eq\n",
+            ),
+            ("functions/cmp.js", "const eq = require('./eq')\nconst cmp = (a, b) => eq(a, b)\nmodule.exports = cmp\n"),
+            (
+                "classes/semver.js",
+                "class SemVer {\n  constructor(v) { this.v = v }\n  compare(other) { return 0 }\n}\nmodule.exports = SemVer\n",
+            ),
+            ("app.py", "def main():\n    pass\n"),
+        ],
+    );
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+    let out = lctx(&home, &root, false, &["callgraph", "-a", "trace", "--from", "cmp", "--to", "compare"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "call path cmp (functions/cmp.js:2) -> compare (functions/compare.js:2):\n  1. functions/cmp.js:2 cmp -> eq \
+         [exact]\n  2. functions/eq.js:2 eq -> compare [exact]\nnote: `compare` names 2 definitions; the path found \
+         reaches the one headed, not 1 other (a method is named as `Type::name`)\n"
+    );
+}
+
 /// semver's `matches_exact` is called by tests three calls away: at the default depth the answer
 /// said "tests to run: none", and an agent took that as "no test covers this".
 #[test]

@@ -134,7 +134,10 @@ fn render(
         };
         match action {
             // Without `to`'s definitions (the graph is still being built) the note says why.
-            CallgraphAction::Trace => match out.to_targets.first().map(def_text) {
+            CallgraphAction::Trace => match out.to_targets.first().map(|first| match out.to_targets.len() {
+                1 => def_text(first),
+                n => format!("{} or {} more of its name", def_text(first), n - 1),
+            }) {
                 None => {}
                 Some(to) if out.edges.is_empty() => {
                     let _ = writeln!(

@@ -308,6 +308,27 @@ fn answer(
             // No path is an answer with no edges: the client says so, and how to look further, in
             // its reader's words.
             if let Some(path) = graph.trace(&targets, &goal, depth, visible, interrupt)? {
+                // A name of several definitions is traced to any of them: the answer names the
+                // one the path reaches, and says the others were candidates (QA: `to: compare`
+                // was headed with `SemVer::compare` while the path reached another `compare`).
+                let reached: Vec<DefSummary> = path
+                    .last()
+                    .map(|last| out.to_targets.iter().filter(|t| **t == last.callee).cloned().collect())
+                    .unwrap_or_default();
+                if out.to_targets.len() > 1 && !reached.is_empty() {
+                    let others = out.to_targets.len() - reached.len();
+                    super::subject::add_note(
+                        &mut out.note,
+                        format!(
+                            "`{to}` names {} definitions; the path found reaches the one headed, not {} other{} \
+                             (a method is named as `Type::name`)",
+                            out.to_targets.len(),
+                            others,
+                            if others == 1 { "" } else { "s" }
+                        ),
+                    );
+                    out.to_targets = reached;
+                }
                 out.edges = path;
             }
         }
