@@ -12,6 +12,7 @@ mod foundation;
 mod graph_build;
 mod guard;
 mod memory;
+mod ranking;
 mod reading;
 mod redact;
 mod repomap;
@@ -42,6 +43,8 @@ const USAGE: &str = "usage: lctx-bench foundation [--runs N]
                            --no-timing: precision and recall only, allowed in a debug build)
        lctx-bench graph DIR [--symbols N] [--rounds N]   (index build, then the graph's, memory, restart,
                           warm `lctx callgraph` latency; default 100 symbols × 3)
+       lctx-bench ranking --corpus LANGUAGE=DIR… [--names N]   (the rank of a type's defining file in a bm25
+                          search for its name; default 20 names per corpus; counts only, allowed in a debug build)
        lctx-bench repomap DIR NAME,NAME… [--budgets N,N…]   (the map's tokens and the listed names it shows;
                           counts only, allowed in a debug build)
        lctx-bench same-name DIR [--files N,N…] [--languages python,rust]   (projects of N files each
@@ -82,7 +85,7 @@ fn main() -> ExitCode {
     let runs: Option<usize> = value("--runs").and_then(|r| r.parse().ok());
     let reference = value("--reference").map(PathBuf::from);
     // Token and coverage counts do not depend on the build; only timings do.
-    let counts_only = args.first().is_some_and(|a| a == "repomap" || a == "breakage")
+    let counts_only = args.first().is_some_and(|a| a == "repomap" || a == "breakage" || a == "ranking")
         || (args.first().is_some_and(|a| a == "reading") && runs == Some(0))
         || (args.first().is_some_and(|a| a == "callers") && args.iter().any(|a| a == "--no-timing"));
     if cfg!(debug_assertions) && !counts_only {
@@ -123,6 +126,13 @@ fn main() -> ExitCode {
                 seed: value("--seed").and_then(|n| n.parse().ok()).unwrap_or(0x9e37_79b9),
             };
             breakage::run(&corpora, &sample)
+        }
+        Some("ranking") => {
+            let corpora = match corpora(&args) {
+                Ok(corpora) => corpora,
+                Err(code) => return code,
+            };
+            ranking::run(&corpora, value("--names").and_then(|n| n.parse().ok()).unwrap_or(20))
         }
         Some("shell") => {
             let repo = std::env::current_dir().expect("cwd");

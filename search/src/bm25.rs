@@ -1,17 +1,19 @@
 //! Ranked word search. With the index ready tantivy scores content (and, at
-//! double weight, symbol names) by bm25; before that the same formula is
-//! computed over a scan of the content, so an agent gets a ranked answer
-//! either way. Each ranked file shows the lines holding the most query words,
+//! double weight, symbol names) by bm25, and a file defining a symbol named
+//! exactly as a query word earns that word's most again (see
+//! [`definition_bonus`]); before that the same formula is computed over a
+//! scan of the content, so an agent gets a ranked answer either way. Each ranked file shows the lines holding the most query words,
 //! a definition counting as one word more (the index stores each file's
 //! definitions; a scan runs the extractor over the files it shows).
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::collector::{Collector, DocSetCollector, SegmentCollector};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
@@ -138,13 +140,18 @@ impl QueryWords {
                 }
             })
             .collect();
-        Ranking { terms, absent, over_cap: &self.over_cap, cut: self.cut.as_ref() }
+        let mut defined: Vec<String> = kept.iter().map(|w| w.typed.to_lowercase()).collect();
+        defined.sort_unstable();
+        defined.dedup();
+        Ranking { terms, defined, absent, over_cap: &self.over_cap, cut: self.cut.as_ref() }
     }
 }
 
 /// What a query ranks by, and what it leaves out.
 struct Ranking<'q> {
     terms: Vec<String>,
+    /// The kept words whole and lowercased, as a symbol defining one is named in the index.
+    defined: Vec<String>,
     /// The words no visible file holds, each with its absent parts (`` `zzqx` (of `zzqx42`) ``).
     absent: Vec<String>,
     over_cap: &'q [String],
@@ -222,6 +229,10 @@ pub(crate) fn search_index(
     }
     let collector = ScoredDocs { filter: (!filter.admits_everything()).then(|| filter.clone()) };
     let mut hits = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
+    let bonus = definition_bonus(view, &ranking.defined)?;
+    for (score, address) in &mut hits {
+        *score += bonus.get(address).copied().unwrap_or(0.0);
+    }
     let note = ranking.note();
     hits.sort_by(|a, b| b.0.total_cmp(&a.0));
     let total = hits.len() as u64;
@@ -249,6 +260,27 @@ pub(crate) fn search_index(
         withheld: searched.withheld,
         note,
     })
+}
+
+/// What each file defining a symbol named exactly as one of `words` (whole, lowercased) adds to
+/// its score: per word, the most bm25 gives one term, `idf × (k1 + 1)`, with the idf of the
+/// files defining that name. The symbol-words field alone favours a file by how often the word
+/// is part of its names, so `test_request_*` functions outranked `class Request`, and a
+/// module of many definitions was held back by its length. A name few files define (a type)
+/// earns much; one every file defines (`__init__`, `new`) nearly nothing.
+fn definition_bonus(view: &IndexView, words: &[String]) -> tantivy::Result<HashMap<DocAddress, Score>> {
+    let files = view.searcher.num_docs() as f32;
+    let mut bonus: HashMap<DocAddress, Score> = HashMap::new();
+    for word in words {
+        let term = Term::from_field_text(view.fields.symbol_names, word);
+        let defining = view.searcher.search(&TermQuery::new(term, IndexRecordOption::Basic), &DocSetCollector)?;
+        let df = defining.len() as f32;
+        let idf = (1.0 + (files - df + 0.5) / (df + 0.5)).ln();
+        for address in defining {
+            *bonus.entry(address).or_default() += idf * (K1 + 1.0);
+        }
+    }
+    Ok(bonus)
 }
 
 /// The same ranking over a scan; stops reading files at `deadline` (the

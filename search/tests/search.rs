@@ -186,6 +186,36 @@ fn bm25_ranks_definitions_and_whole_identifiers_first() {
 }
 
 #[test]
+fn bm25_puts_the_file_defining_a_name_before_files_that_use_it_more() {
+    // Shaped like httpx: `class Request` in a long module of many definitions, and test files
+    // whose functions are named after it and write it on every other line.
+    let mut models: String =
+        (0..40).map(|i| format!("class Model{i}:\n    def method_{i}(self):\n        return {i}\n\n")).collect();
+    models.push_str("class Request:\n    def __init__(self, method, url):\n        self.url = url\n");
+    let tests = |n: usize| -> String {
+        (0..n)
+            .map(|i| {
+                format!("def test_request_{i}():\n    request = Request('GET', '/{i}')\n    assert request.url\n\n")
+            })
+            .collect()
+    };
+    let client = "from ._models import Request\n\nclass Client:\n    def send(self, request: Request):\n        return request\n";
+    let fx = Fixture::new(&[
+        ("httpx/_models.py", models.as_str()),
+        ("httpx/_client.py", client),
+        ("tests/test_requests.py", tests(12).as_str()),
+        ("tests/test_client.py", tests(4).as_str()),
+    ]);
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    let result = search(&engine, fx.root(), Action::Bm25, "Request");
+    assert_eq!(result.matches[0].path, "httpx/_models.py", "{}", result.text);
+    // Only a whole name earns it: `test_request_0` defines no `Request`.
+    let result = search(&engine, fx.root(), Action::Bm25, "Client");
+    assert_eq!(result.matches[0].path, "httpx/_client.py", "{}", result.text);
+}
+
+#[test]
 fn bm25_shows_a_files_definition_of_the_words_and_ten_files_by_default() {
     let uses = "let a = parse_config(x);\n".repeat(4);
     let mut files = vec![("src/config.rs".to_string(), format!("{uses}pub fn parse_config(x: &str) {{}}\n"))];
