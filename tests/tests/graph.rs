@@ -277,6 +277,10 @@ fn callers_count_the_calls_only_a_name_links_and_list_the_rest() {
     assert!(note.contains("1 of the 1 calling files call what changed only through ambiguous calls"), "{impact}");
 }
 
+/// What every callers answer about a function says it leaves out.
+const VALUE_CALLS: &str =
+    "calls through another name the function was assigned or passed to (`g = f; g()`, a callback) are not listed";
+
 #[test]
 fn callers_follow_the_module_aliases_of_a_tsconfig_as_it_changes() {
     let home = Home::new();
@@ -305,8 +309,10 @@ fn callers_follow_the_module_aliases_of_a_tsconfig_as_it_changes() {
     // A config that does not parse maps nothing, and every answer says which and where.
     let broken = config("src").replacen("\n}", "\n  \"strict\": true\n}", 1);
     write(&root, "tsconfig.json", &broken);
-    let said = "`tsconfig.json` (line 4: expected `,` or `}`) is not applied: imports through its module mappings \
-                resolve by name only";
+    let said = format!(
+        "`tsconfig.json` (line 4: expected `,` or `}}`) is not applied: imports through its module mappings resolve \
+         by name only; {VALUE_CALLS}"
+    );
     let mut last = Value::Null;
     let reached = wait_until(FRESH, || {
         last = callers(&home, &root, "target");
@@ -315,7 +321,7 @@ fn callers_follow_the_module_aliases_of_a_tsconfig_as_it_changes() {
     assert!(reached, "a broken tsconfig.json: {last}");
     write(&root, "tsconfig.json", &config("src"));
     wait_for_callers(&home, &root, "target", &["app/main.ts:2 first [exact]"]);
-    assert_eq!(callers(&home, &root, "target")["note"], "", "the mended config is applied again");
+    assert_eq!(callers(&home, &root, "target")["note"], VALUE_CALLS, "the mended config is applied again");
 
     // The in-process engine reads the same configs and says the same.
     let daemon = lctx(&home, &root, false, &["callgraph", "target"]);

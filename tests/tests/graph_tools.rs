@@ -255,6 +255,67 @@ fn a_trace_to_a_name_of_several_definitions_heads_the_one_it_reaches_and_says_so
     );
 }
 
+/// QA: a commit changing only a Read-denied file gave "changed files: none" and then listed the
+/// callers of what it changed in it, and its importers: what it defines, and that it changed.
+#[test]
+fn the_impact_of_a_diff_walks_from_no_withheld_file() {
+    let home = Home::new();
+    let ops = "def launch(code):\n    return code\n";
+    let app = "from secret.ops import launch\n\n\ndef main():\n    return launch(1)\n";
+    let root = project(
+        &home,
+        "ops",
+        &[
+            ("secret/__init__.py", ""),
+            ("secret/ops.py", ops),
+            ("src/app.py", app),
+            ("app.py", "def main():\n    pass\n"),
+            (".claude/settings.json", r#"{"permissions": {"deny": ["Read(./secret/**)"]}}"#),
+        ],
+    );
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "ops"]);
+    std::fs::write(root.join("secret/ops.py"), ops.replace("return code", "return code + 1")).unwrap();
+    git(&root, &["commit", "-qam", "launch changed"]);
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+    let answer = json(&home, &root, &["impact", "-a", "diff", "--base", "HEAD~1..HEAD"]);
+    assert_eq!(answer["changed"], serde_json::json!([]), "{answer}");
+    assert_eq!(answer["changed_symbols"], serde_json::json!([]), "{answer}");
+    let listed = answer["groups"].as_array().unwrap().iter().flat_map(|g| g["files"].as_array().unwrap().clone());
+    assert_eq!(listed.count(), 0, "{answer}");
+    assert!(answer["note"].as_str().unwrap_or_default().contains("1 file withheld"), "{answer}");
+}
+
+/// What the impact of a function says its callers leave out.
+const VALUE_CALLS: &str = "calls through another name the function was assigned or passed to (`g = f; g()`, a \
+                           callback) are not listed; the impact of its file lists every importer";
+
+/// QA: `const g = f; g(1)` is a call of `f` the graph does not follow, and the impact of `a.js::f`
+/// answered "callers: none, tests to run: none" without a word, while its file's impact listed
+/// the caller and the test.
+#[test]
+fn the_impact_of_a_function_says_calls_through_another_name_are_not_followed() {
+    let home = Home::new();
+    let root = project(
+        &home,
+        "mini",
+        &[
+            ("a.js", "const f = (x) => x + 1\nmodule.exports = f\n"),
+            ("b.js", "const f = require('./a')\nconst g = f\nmodule.exports = () => g(1)\n"),
+            ("b.test.js", "const b = require('./b')\nrequire('assert').ok(b() === 2)\n"),
+            ("app.py", "def main():\n    pass\n"),
+        ],
+    );
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+    let answer = json(&home, &root, &["impact", "a.js::f"]);
+    assert_eq!(group(&answer, "callers"), Vec::<String>::new(), "{answer}");
+    assert_eq!(answer["note"], VALUE_CALLS, "{answer}");
+    let file = json(&home, &root, &["impact", "a.js"]);
+    assert_eq!(files(&file, "tests to run"), ["b.test.js"], "{file}");
+}
+
 /// semver's `matches_exact` is called by tests three calls away: at the default depth the answer
 /// said "tests to run: none", and an agent took that as "no test covers this".
 #[test]
@@ -287,11 +348,14 @@ fn impact_says_which_depth_reaches_tests_when_none_is_reached_within_its_own() {
     assert_eq!(files(&shallow, "tests to run"), Vec::<String>::new());
     assert_eq!(
         shallow["note"],
-        "no test is reached within depth 2; depth 3 reaches 1 test file (tests/test_order.py): ask with depth 3"
+        format!(
+            "no test is reached within depth 2; depth 3 reaches 1 test file (tests/test_order.py): ask with depth \
+             3\n{VALUE_CALLS}"
+        )
     );
     let deep = json(&home, &root, &["impact", "shop/rates.py::vat", "-d", "3"]);
     assert_eq!(files(&deep, "tests to run"), ["tests/test_order.py"]);
-    assert_eq!(deep["note"], "", "the tests are listed: nothing to say");
+    assert_eq!(deep["note"], VALUE_CALLS, "the tests are listed: only what callers never list is said");
 }
 
 #[test]

@@ -351,7 +351,8 @@ fn answer(
             let expanded: Vec<DefId> = walk.expanded.iter().filter(|id| visible(&id.file)).cloned().collect();
             let unclaimed = graph.unclaimed_calls(&expanded);
             fill(&mut out, walk);
-            let notes: Vec<String> = [unclaimed, guessed].into_iter().flatten().collect();
+            let values = super::subject::value_calls_note(&out.targets);
+            let notes: Vec<String> = [unclaimed, values, guessed].into_iter().flatten().collect();
             out.unclaimed = (!notes.is_empty()).then(|| notes.join("; "));
         }
     }

@@ -158,6 +158,10 @@ impl Engine {
         if let Some(note) = withheld.note("file") {
             add_note(&mut answer.note, note);
         }
+        // Last: the notes on this answer's own findings come first.
+        if let Some(unlisted) = subject::value_calls_note(&answer.targets) {
+            add_note(&mut answer.note, format!("{unlisted}; the impact of its file lists every importer"));
+        }
         Ok(answer)
     }
 }
@@ -187,7 +191,7 @@ impl Subject<'_> {
         match self {
             Subject::Analyze { file, symbol } => analyze(view, file.as_deref(), *symbol, depth, visible, interrupt),
             Subject::Diff { changed, cut, range } => {
-                let mut out = changes(view, changed.clone(), depth, interrupt)?;
+                let mut out = changes(view, changed.clone(), depth, visible, interrupt)?;
                 if *cut {
                     add_note(&mut out.0.note, "the diff was too long to read whole: only its start was used".into());
                 }
@@ -283,10 +287,14 @@ fn analyze(
     Ok(finish(graph, links, answer, reached))
 }
 
+/// What the changes reach. A changed file `visible` does not take (the caller's Read rules
+/// withhold it) is counted by the caller and walked from no further: its changed definitions'
+/// callers and its importers would say what it defines and that it changed (QA).
 fn changes(
     view: &super::GraphView<'_>,
     changed: Vec<FileChange>,
     depth: u32,
+    visible: &dyn Fn(&str) -> bool,
     interrupt: Interrupt<'_>,
 ) -> EngineResult<(ImpactAnswer, Impacted)> {
     let graph = view.graph;
@@ -294,7 +302,8 @@ fn changes(
     let (files, links) = file_facts(graph, interrupt)?;
     let mut reached = Reached::default();
     let mut ids = Vec::new();
-    for change in &changed {
+    let shown: Vec<&FileChange> = changed.iter().filter(|c| visible(&c.file)).collect();
+    for change in shown.iter().copied() {
         reached.add(&change.file, 0, change.status.name().to_string());
         ids.extend(touched(graph, change));
     }
@@ -308,10 +317,10 @@ fn changes(
         );
     }
     callers_group(graph, &ids, depth, &mut answer, &mut reached, interrupt)?;
-    let in_graph: Vec<String> = changed.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
+    let in_graph: Vec<String> = shown.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
     // A deleted file is in the graph no more: what imported it is found by what the imports
     // write, and they are the first to break.
-    let deleted = changed.iter().filter(|c| c.status == super::diff::Status::Deleted && graph.file(&c.file).is_none());
+    let deleted = shown.iter().filter(|c| c.status == super::diff::Status::Deleted && graph.file(&c.file).is_none());
     let importers_of_deleted: Vec<Linked> = deleted
         .flat_map(|change| {
             let why = format!("imports {}, deleted", change.file);

@@ -196,6 +196,16 @@ pub(super) fn readable(rules: &Rules, root: &Path, file: &str) -> bool {
 }
 
 /// `a` then `b` on separate lines.
+/// What callers of a function leave out, said wherever they are listed (QA: `const g = f;
+/// g(1)` made "callers: none, tests to run: none" of a function used and tested).
+pub(super) fn value_calls_note(targets: &[lean_ctx_graph::DefSummary]) -> Option<String> {
+    targets.iter().any(|t| matches!(t.kind.as_str(), "fn" | "method")).then(|| {
+        "calls through another name the function was assigned or passed to (`g = f; g()`, a callback) are not \
+         listed"
+            .to_string()
+    })
+}
+
 pub(super) fn add_note(note: &mut Option<String>, more: String) {
     *note = Some(match note.take() {
         Some(before) => format!("{before}\n{more}"),
