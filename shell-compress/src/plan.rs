@@ -216,7 +216,11 @@ impl<'a> Plan<'a> {
         // would otherwise cost the whole output each time).
         let mut rest = hidden.iter().peekable();
         let kinds = counted_in_order(lines.iter().filter(|&&(i, _)| rest.next_if_eq(&&i).is_some()).map(|&(_, k)| k));
-        let mut note = format!("… {} {what}", hidden.len());
+        let mut note = match hidden.len() {
+            // "1 progress line", not "1 progress lines" (every `what` counts lines).
+            1 => format!("… 1 {}", what.replacen("lines", "line", 1)),
+            n => format!("… {n} {what}"),
+        };
         match kinds.as_slice() {
             [(kind, _)] if !kind.is_empty() => {
                 let _ = write!(note, ": {kind}");

@@ -106,7 +106,9 @@ fn pytest(plan: &mut Plan, failed: bool) {
         let t = line.trim();
         if rules::starts_with_any(line, PYTEST_PREAMBLE) || line.contains(" test session starts ") {
             Some("session header")
-        } else if PYTEST_PROGRESS.is_match(line) && !t.is_empty() {
+        } else if PYTEST_PROGRESS.is_match(line) && !t.is_empty() && t != "E" {
+            // A lone `E` is a blank line of an assertion's text (`E         `), not progress: a run whose
+            // progress is one erroring test keeps that line.
             Some("progress")
         } else if !t.is_empty() && t.chars().all(|c| c == '^') {
             Some("^^^")
@@ -385,6 +387,27 @@ mod tests {
         let text = compress("python -m pytest tests", &raw, 1).text;
         assert!(text.contains("… 7 lines not shown: progress\n"), "{text}");
         assert!(!text.contains("[ 35%]"), "{text}");
+    }
+
+    #[test]
+    fn an_assertions_blank_e_lines_are_not_progress() {
+        // QA: 30 failing `assert list == list` tests came back with "… 31 lines not shown: progress": the
+        // blank `E         ` lines of each assertion's diff were taken for progress lines of one `E`.
+        let mut raw = String::from("FFF                                                                      [100%]\n");
+        raw += "=================================== FAILURES ===================================\n";
+        for i in 0..3 {
+            raw += &format!("_________________________________ test_case_{i} _________________________________\n\n");
+            raw += &format!(
+                "    def test_case_{i}():\n>       assert [1, 2] == [1, {i}]\nE       assert [1, 2] == [1, {i}]\n"
+            );
+            raw += &format!(
+                "E         \nE         At index 1 diff: 2 != {i}\nE         \n\ntests/test_many.py:3: AssertionError\n"
+            );
+        }
+        raw += "============================== 3 failed in 0.05s ===============================\n";
+        let text = compress("pytest -q", &raw, 1).text;
+        assert!(text.starts_with("… 1 line not shown: progress\n"), "{text}");
+        assert_eq!(text.matches("\nE\n").count(), 6, "every blank line of the three assertions stays: {text}");
     }
 
     #[test]

@@ -670,16 +670,16 @@ fn is_note(raw: &Raw, line: &str) -> bool {
             r"^… (\d+) lines? omitted(?: \(\d+ warnings?\))?$",
             r"^… (\d+) lines differing only in numbers omitted$",
             // Plan::drop_counted and its kin: `… N what` or `… N what: kind ×n, …` (or one kind alone), and
-            // how many lines of those kinds stay shown (`; 3 more shown`).
+            // how many lines of those kinds stay shown (`; 3 more shown`); `line` for one.
             concat!(
-                r"^… (\d+) (?:lines of advice \(use .git ….\) not shown|index lines \(blob ids\) not shown",
-                r"|transfer lines not shown|refs up to date|task lines not shown|artifact downloads not shown",
-                r"|compiler invocations not shown|progress lines not shown|module downloads not shown",
-                r"|lines of tests not shown|packages without test files|lines of bookkeeping not shown",
+                r"^… (\d+) (?:lines? of advice \(use .git ….\) not shown|index lines? \(blob ids\) not shown",
+                r"|transfer lines? not shown|refs up to date|task lines? not shown|artifact downloads not shown",
+                r"|compiler invocations not shown|progress lines? not shown|module downloads not shown",
+                r"|lines? of tests not shown|packages without test files|lines? of bookkeeping not shown",
                 r"|healthy rows \(running/up and ready\) or dangling images not shown",
-                r"|step output, timing and transfer lines not shown|tests not shown|Nextest run ID line not shown",
-                r"|lines not shown|\[notice\] lines not shown|pseudo filesystems \(tmpfs, loop, …\) not shown",
-                r"|kernel threads not shown|attributes known only after apply not shown|installer lines not shown)",
+                r"|step output, timing and transfer lines? not shown|tests not shown|Nextest run ID lines? not shown",
+                r"|lines? not shown|\[notice\] lines? not shown|pseudo filesystems \(tmpfs, loop, …\) not shown",
+                r"|kernel threads not shown|attributes known only after apply not shown|installer lines? not shown)",
                 r"(?:: .+?)?(?:; \d+ more shown)?$",
             ),
             // git.rs
