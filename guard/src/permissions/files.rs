@@ -518,6 +518,10 @@ impl<'a> Finder<'a> {
             }
         }
         if let Some(runs) = program_writes::runs_command(program, &texts) {
+            // A command run so may read or write anything: where only Read or Edit rules exist,
+            // they are asked about too (QA: `sed '1r secret/plan.txt'` under Read rules alone).
+            self.unknown(false, runs.clone());
+            self.unknown(true, runs.clone());
             self.files.unknown_programs.push(runs);
         }
         if program == "git" {

@@ -81,8 +81,23 @@ const NO_PATCH: [&str; 2] = ["-s", "--no-patch"];
 const OTHER_FORMATS: [&str; 8] =
     ["--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "--summary", "--dirstat", "--raw"];
 /// Options that print patches (`-U3`, `--unified=3` included).
-const PATCH: [&str; 10] =
-    ["-p", "-u", "--patch", "-U", "--unified", "--patch-with-stat", "--patch-with-raw", "-c", "--cc", "-L"];
+/// `--binary` implies a patch, `--dd` is `--diff-merges=first-parent --patch`, `--remerge-diff`
+/// prints a merge's.
+const PATCH: [&str; 13] = [
+    "-p",
+    "-u",
+    "--patch",
+    "-U",
+    "--unified",
+    "--patch-with-stat",
+    "--patch-with-raw",
+    "-c",
+    "--cc",
+    "-L",
+    "--binary",
+    "--dd",
+    "--remerge-diff",
+];
 /// Options of `archive` taking the next word as their value.
 const ARCHIVE_VALUES: [&str; 6] = ["-o", "--output", "--prefix", "--format", "--remote", "--exec"];
 const OBJECT_TYPES: [&str; 4] = ["blob", "tree", "commit", "tag"];
@@ -184,6 +199,17 @@ fn prints(
 ) -> Option<GitReads> {
     let no_index = no_index(subcommand, args);
     let has = |options: &[&str]| args.iter().any(|arg| options.iter().any(|option| option_is(arg, option)));
+    // As git's option parser reads them: short ones bundled (`-vp`), long ones cut to a prefix
+    // (`--patc`, `--verb`); an ambiguous prefix git refuses is taken too.
+    let given = |short: &str, long: &[&str]| {
+        args.iter().take_while(|arg| **arg != "--").any(|arg| match arg.strip_prefix("--") {
+            Some(name) => {
+                let name = name.split('=').next().unwrap_or_default();
+                name.len() >= 2 && long.iter().any(|option| option.starts_with(name))
+            }
+            None => arg.strip_prefix('-').is_some_and(|letters| letters.chars().any(|c| short.contains(c))),
+        })
+    };
     let words = match subcommand {
         "grep" => Words::of(args, |arg| GREP.takes_next(arg)),
         "archive" => Words::of(args, |arg| ARCHIVE_VALUES.contains(&arg)),
@@ -247,9 +273,9 @@ fn prints(
         // message it opens, and the hunks an interactive mode offers before it reads an answer
         // (from stdin, which may be empty). Their other words are no pathspecs to narrow by
         // (`commit -m MSG`), so only those after `--` do.
-        "status" | "commit" if has(&["-v", "--verbose"]) => out.tracked = within(&[], top),
+        "status" | "commit" if given("v", &["verbose"]) => out.tracked = within(&[], top),
         "add" | "checkout" | "restore" | "reset" | "stash" | "commit"
-            if has(&["-p", "--patch", "--interactive"]) || (subcommand == "add" && has(&["-i", "-e", "--edit"])) =>
+            if given("p", &["patch", "interactive"]) || (subcommand == "add" && given("ie", &["edit"])) =>
         {
             out.tracked = within(&[], top)
         }
@@ -258,8 +284,8 @@ fn prints(
         "merge-tree" | "checkout-index" | "unpack-file" | "range-diff" | "difftool" | "mergetool" => {
             out.tracked = vec![top.to_path_buf()]
         }
-        "am" | "rebase" if has(&["--show-current-patch"]) => out.tracked = vec![top.to_path_buf()],
-        "request-pull" if has(&["-p"]) => out.tracked = vec![top.to_path_buf()],
+        "am" | "rebase" if given("", &["show-current-patch"]) => out.tracked = vec![top.to_path_buf()],
+        "request-pull" if given("p", &[]) => out.tracked = vec![top.to_path_buf()],
         // A copy of the repository's content, which a later command reads from there.
         "worktree" if args.first() == Some(&"add") => out.tracked = vec![top.to_path_buf()],
         "bundle" if args.first() == Some(&"create") => out.tracked = vec![top.to_path_buf()],

@@ -160,9 +160,9 @@ pub enum Cause {
     /// The settings file named cannot be read as settings, for this reason ("it is not valid
     /// JSON: …"): what its rules allow is unknown, so nothing they could cover is.
     Unusable(String),
-    /// The file has this many other names (hard links), which a rule may cover: reading or
-    /// writing it reads or writes them.
-    OtherNames(u64),
+    /// The file `what` names ("the file", "`cat` reads `hl`, and the file") has `names` other
+    /// names (hard links), which a rule may cover: reading or writing it reads or writes them.
+    OtherNames { what: String, names: u64 },
 }
 
 impl Verdict {
@@ -205,10 +205,10 @@ impl Verdict {
             Some(Cause::UnknownFile(part)) => format!(
                 "{part}, a file known only when the command runs, so it cannot be checked against {rule} in {file}"
             ),
-            Some(Cause::OtherNames(n)) => format!(
-                "the file has {n} other {} (hard {}), which lean-ctx cannot check against {rule} in {file}",
-                if *n == 1 { "name" } else { "names" },
-                if *n == 1 { "link" } else { "links" }
+            Some(Cause::OtherNames { what, names }) => format!(
+                "{what} has {names} other {} (hard {}), which lean-ctx cannot check against {rule} in {file}",
+                if *names == 1 { "name" } else { "names" },
+                if *names == 1 { "link" } else { "links" }
             ),
             Some(Cause::Unusable(why)) => format!(
                 "the permission settings {file} cannot be used ({why}), so what their rules allow is unknown and \
@@ -216,6 +216,12 @@ impl Verdict {
             ),
         })
     }
+}
+
+/// How many other names (hard links) the regular file `path` has, when it has any.
+fn other_names(path: &Path) -> Option<u64> {
+    let meta = fs::metadata(path).ok()?;
+    (meta.is_file() && meta.nlink() > 1).then(|| meta.nlink() - 1)
 }
 
 /// The rule a refusal for an unusable settings file names (see [`Cause::Unusable`]).
@@ -323,14 +329,9 @@ impl Permissions {
     /// ask naming it. QA read a Read-denied file, and edited an Edit-denied one, through a hard
     /// link of another name.
     fn check_other_names(&self, path: &Path, kind: impl Fn(&Target) -> bool) -> Verdict {
-        let Some(rule) = self.rules.iter().find(|rule| kind(&rule.target)) else { return Verdict::Allow };
-        match fs::metadata(path) {
-            Ok(meta) if meta.is_file() && meta.nlink() > 1 => Verdict::Ask {
-                rule: rule.text.clone(),
-                file: rule.file.clone(),
-                cause: Some(Cause::OtherNames(meta.nlink() - 1)),
-            },
-            _ => Verdict::Allow,
+        match other_names(path) {
+            Some(names) => self.unchecked(kind, Cause::OtherNames { what: "the file".into(), names }),
+            None => Verdict::Allow,
         }
     }
 
@@ -413,6 +414,26 @@ impl Permissions {
         });
         if verdict != Verdict::Allow {
             return verdict;
+        }
+        // A file a command reads or writes under another name (a hard link) is that file too.
+        let linked = |named: &[files::Named], kind: fn(&Target) -> bool| {
+            if !self.rules.iter().any(|rule| kind(&rule.target)) {
+                return Verdict::Allow;
+            }
+            let found = named.iter().find_map(|n| Some((n, other_names(&n.path)?)));
+            match found {
+                Some((n, names)) => {
+                    self.unchecked(kind, Cause::OtherNames { what: format!("{}, and the file", n.cause), names })
+                }
+                None => Verdict::Allow,
+            }
+        };
+        let is_read_rule: fn(&Target) -> bool = |target| matches!(target, Target::Read(_));
+        let is_edit_rule: fn(&Target) -> bool = |target| matches!(target, Target::Edit(_));
+        for verdict in [linked(&reads, is_read_rule), linked(&edits, is_edit_rule)] {
+            if verdict != Verdict::Allow {
+                return verdict;
+            }
         }
         let program =
             invocations.iter().find_map(|inv| inv.unknown_program.clone()).or(unknown_programs.into_iter().next());
@@ -513,6 +534,12 @@ impl Loader<'_> {
         let bases = Bases { home: self.home, root: self.root, settings: settings_base };
         for (list, text) in entries.rules {
             match parse_rule(&text, bases) {
+                // A deny or ask rule that cannot be read held something the user meant to keep.
+                Err(problem) if list != List::Allow => {
+                    let why = format!("its rule {text:?} {problem}");
+                    self.notes.push(format!("{}: {why}; every check refuses until it is fixed", path.display()));
+                    self.unusable.get_or_insert((path.to_path_buf(), why));
+                }
                 Err(problem) => {
                     self.notes.push(format!("{}: rule {text:?} {problem}; it is ignored, fix it", path.display()))
                 }

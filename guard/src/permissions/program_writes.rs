@@ -160,67 +160,98 @@ pub(crate) fn runs_command(program: &str, args: &[&str]) -> Option<String> {
             Some(format!("`{program}`'s commands, which may run programs (`!cmd`)"))
         }
         "tar" => tar_runs(args).map(|option| format!("`tar {option}`'s command")),
-        "sed" | "gsed" if sed_runs_commands(args) => {
-            Some(format!("`{program}`'s script, whose `e` command or `s///e` flag runs commands"))
-        }
-        "zip" if args.iter().any(|a| *a == "-TT" || a.starts_with("--unzip-command")) => {
+        "sed" | "gsed" if sed_script_unchecked(args) => Some(format!(
+            "`{program}`'s script, which may run commands or read and write files it names (`e`, `r`, `w`, `-f`)"
+        )),
+        "zip" if args.iter().any(|a| a.starts_with("-TT") || a.starts_with("--unzip")) => {
             Some("`zip -TT`'s command".into())
         }
-        "ssh" | "scp" | "sftp" if ssh_runs_local_command(args) => {
-            Some(format!("`{program}`'s ProxyCommand, LocalCommand or KnownHostsCommand"))
-        }
-        "scp" if args.iter().any(|a| a.starts_with("-S")) => Some("`scp -S`'s program".into()),
-        "rsync" if args.iter().any(|a| a.starts_with("-e") || a.starts_with("--rsh")) => {
+        "ssh" | "scp" | "sftp" => ssh_runs_local_command(program, args),
+        "rsync"
+            if args
+                .iter()
+                .any(|a| a.starts_with("--rs") || (!a.starts_with("--") && a.starts_with('-') && a.contains('e'))) =>
+        {
             Some("`rsync -e`'s remote shell".into())
         }
         _ => None,
     }
 }
 
-/// Whether a sed script given on the command line may run a command: GNU sed's `e` command
-/// (`1e rm x`) or the `e` flag of `s` (`s/.*/rm x/e`), unless `--sandbox` forbids them. A script
-/// file (`-f`) is not read here, as awk's is not.
-fn sed_runs_commands(args: &[&str]) -> bool {
-    if args.contains(&"--sandbox") {
-        return false;
-    }
+/// Whether sed's script may run a command or reach a file no operand names: GNU sed's `e` command
+/// (`1e rm x`) and the `e` flag of `s`, `r`/`R` (read a file) and `w`/`W` and the `w` flag of `s`
+/// (write one), or a script read from a file (`-f`), which is not read here, as awk's is not;
+/// unless `--sandbox` forbids them. Options as GNU getopt reads them: bundled (`-ne`), long ones
+/// cut to a prefix (`--expr`), none after `--`.
+fn sed_script_unchecked(args: &[&str]) -> bool {
     let mut scripts: Vec<&str> = Vec::new();
     let mut operands = Vec::new();
+    let (mut from_file, mut sandbox) = (false, false);
+    let long = |name: &str, option: &str, shortest: usize| name.len() >= shortest && option.starts_with(name);
     let mut at = 0;
     while let Some(&arg) = args.get(at) {
-        if arg == "-e" || arg == "--expression" {
-            scripts.extend(args.get(at + 1));
-            at += 1;
-        } else if let Some(script) = arg.strip_prefix("--expression=") {
-            scripts.push(script);
-        } else if arg == "-f" || arg == "--file" || arg == "-l" || arg == "--line-length" {
-            at += 1;
-        } else if arg.starts_with("--") {
-        } else if let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) {
-            // Short options together (`-ne 'script'`); `-i` takes its suffix in the same word.
-            if let Some(e) = letters.find('e').filter(|&e| !letters[..e].contains('i')) {
-                match &letters[e + 1..] {
-                    "" => {
-                        scripts.extend(args.get(at + 1));
+        at += 1;
+        if arg == "--" {
+            operands.extend(&args[at..]);
+            break;
+        }
+        if let Some(option) = arg.strip_prefix("--") {
+            let (name, value) = match option.split_once('=') {
+                Some((name, value)) => (name, Some(value)),
+                None => (option, None),
+            };
+            if long(name, "expression", 1) {
+                match value {
+                    Some(value) => scripts.push(value),
+                    None => {
+                        scripts.extend(args.get(at));
                         at += 1;
                     }
-                    script => scripts.push(script),
                 }
+            } else if long(name, "file", 2) {
+                from_file = true;
+            } else if long(name, "sandbox", 2) {
+                sandbox = true;
+            } else if long(name, "line-length", 2) && value.is_none() {
+                at += 1;
+            }
+        } else if let Some(letters) = arg.strip_prefix('-').filter(|l| !l.is_empty()) {
+            // The first letter taking a value ends the bundle: the rest, or the next word, is it
+            // (`-i`'s suffix is only ever the rest).
+            let Some(taking) = letters.find(['e', 'f', 'l', 'i']) else { continue };
+            let letter = letters.as_bytes()[taking];
+            let rest = &letters[taking + 1..];
+            if letter == b'i' {
+                continue;
+            }
+            let value = match rest {
+                "" => {
+                    at += 1;
+                    args.get(at - 1).copied()
+                }
+                rest => Some(rest),
+            };
+            match letter {
+                b'e' => scripts.extend(value),
+                b'f' => from_file = true,
+                _ => {}
             }
         } else {
             operands.push(arg);
         }
-        at += 1;
     }
-    let given_by_option = !scripts.is_empty() || args.iter().any(|a| *a == "-f" || a.starts_with("--file"));
-    if !given_by_option {
+    if sandbox {
+        return false;
+    }
+    if scripts.is_empty() && !from_file {
         scripts.extend(operands.first());
     }
-    scripts.iter().any(|script| script.split(['\n', ';']).any(sed_command_runs))
+    from_file || scripts.iter().any(|script| script.split(['\n', ';']).any(sed_command_reaches))
 }
 
-/// Whether one sed command (its address and all) is `e` or an `s` with the `e` flag.
-fn sed_command_runs(command: &str) -> bool {
+/// Whether one sed command (its address and all) is `e`, `r`, `R`, `w` or `W`, or an `s` with
+/// the `e` or `w` flag.
+fn sed_command_reaches(command: &str) -> bool {
     // The address: line numbers, `$`, `/regex/`, `\cregexc`, ranges, steps, negation, blocks.
     let mut rest = command.trim_start();
     loop {
@@ -241,13 +272,12 @@ fn sed_command_runs(command: &str) -> bool {
     }
     let mut chars = rest.chars();
     match chars.next() {
-        Some('e') => true,
+        Some('e' | 'r' | 'R' | 'w' | 'W') => true,
         Some('s') => {
             let Some(delimiter) = chars.next() else { return false };
             let after_pattern = skip_delimited(chars.as_str(), delimiter);
             let flags = skip_delimited(after_pattern, delimiter);
-            // The flags run up to a `w` file name, whose text is the rest.
-            flags.split('w').next().unwrap_or_default().contains('e')
+            flags.contains(['e', 'w'])
         }
         _ => false,
     }
@@ -267,17 +297,44 @@ fn skip_delimited(text: &str, delimiter: char) -> &str {
     ""
 }
 
-/// Whether ssh's options (`-o Name=value`, `-oName value`) set one that runs a local command.
-fn ssh_runs_local_command(args: &[&str]) -> bool {
-    let runs = |option: &str| {
-        let name = option.split(['=', ' ']).next().unwrap_or_default().to_ascii_lowercase();
+/// What of ssh's, scp's or sftp's options runs a local command: `-o` setting ProxyCommand,
+/// LocalCommand or KnownHostsCommand (however spaced, bundled `-qo`), a config file (`-F`, which
+/// may set them), scp's `-S` and sftp's `-S`/`-D` programs. Options as getopt reads them: the
+/// first letter taking a value ends a bundle, the rest or the next word being the value.
+fn ssh_runs_local_command(program: &str, args: &[&str]) -> Option<String> {
+    let (takes_value, runs): (&str, &str) = match program {
+        "scp" => ("cDFiJlmoPSX", "FS"),
+        "sftp" => ("BbcDFiJlloPRSs", "FSD"),
+        _ => ("BbcDEeFIiJLlmOoPpQRSWw", "F"),
+    };
+    let sets_command = |option: &str| {
+        let name = option.trim_start().split(['=', ' ', '\t']).next().unwrap_or_default().to_ascii_lowercase();
         matches!(name.as_str(), "proxycommand" | "localcommand" | "knownhostscommand")
     };
-    args.iter().enumerate().any(|(at, arg)| match arg.strip_prefix("-o") {
-        Some("") => args.get(at + 1).is_some_and(|next| runs(next)),
-        Some(option) => runs(option),
-        None => false,
-    })
+    let mut at = 0;
+    while let Some(&arg) = args.get(at) {
+        at += 1;
+        if arg == "--" || !arg.starts_with('-') || arg.starts_with("--") {
+            continue;
+        }
+        let letters = &arg[1..];
+        let Some(taking) = letters.find(|c| takes_value.contains(c)) else { continue };
+        let letter = letters.as_bytes()[taking] as char;
+        let value = match &letters[taking + 1..] {
+            "" => {
+                at += 1;
+                args.get(at - 1).copied().unwrap_or_default()
+            }
+            rest => rest,
+        };
+        if letter == 'o' && sets_command(value) {
+            return Some(format!("`{program}`'s ProxyCommand, LocalCommand or KnownHostsCommand"));
+        }
+        if runs.contains(letter) {
+            return Some(format!("`{program} -{letter}`'s program or configuration, which may run commands"));
+        }
+    }
+    None
 }
 
 /// Whether awk's program may run a command: `system(…)`, or a pipe to or

@@ -21,7 +21,8 @@ use super::writers::{Part, written};
 
 /// Programs that remove or move away what they are given, run by find's
 /// `-exec` or by xargs on names found only when they run.
-const REMOVERS: [&str; 5] = ["rm", "unlink", "rmdir", "shred", "mv"];
+/// `ln` and `link` make a hard link of each (see [`HARD_LINKS`]).
+const REMOVERS: [&str; 7] = ["rm", "unlink", "rmdir", "shred", "mv", "ln", "link"];
 
 /// What a program removes, and how a verdict says it.
 #[derive(Debug)]
@@ -66,11 +67,16 @@ const SHRED: Spec = Spec {
 /// How a verdict says a hard link made of a file, an edit of it as a removal is.
 const HARD_LINKS: &str = "gives another name (a hard link, written through) to";
 
-/// Whether `args` hold the short option `letter` (alone or among others, `-sf`) or `long`.
+/// Whether `args` hold the short option `letter` (alone or among others, `-sf`) or `long`, or a
+/// prefix of it as getopt takes one (`--l` for `--link`).
 fn short_or_long(args: &[&str], letter: char, long: &str) -> bool {
-    args.iter()
-        .take_while(|arg| **arg != "--")
-        .any(|arg| *arg == long || (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains(letter)))
+    args.iter().take_while(|arg| **arg != "--").any(|arg| match arg.strip_prefix("--") {
+        Some(name) => {
+            let name = name.split('=').next().unwrap_or_default();
+            !name.is_empty() && long.trim_start_matches('-').starts_with(name)
+        }
+        None => arg.starts_with('-') && arg[1..].contains(letter),
+    })
 }
 
 /// What `program` given `args` (the words after it) removes, when it is
@@ -127,6 +133,16 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
             let unknown = stdin.into_iter().chain(matched).collect::<Vec<_>>();
             let unknown = (!unknown.is_empty()).then(|| unknown.join(" and "));
             Some(Removed { unknown, ..of("removes", inputs.to_vec(), true) })
+        }
+        // Each file it copies is a hard link of the same file under `--link-dest`'s directory.
+        "rsync" if args.iter().any(|arg| arg.starts_with("--link-d")) => {
+            let dirs = args.iter().enumerate().filter_map(|(at, arg)| match arg.split_once('=') {
+                Some((name, _)) if name.starts_with("--link-d") => Some(Part { word: at, from: name.len() + 1 }),
+                None if arg.starts_with("--link-d") => Some(Part { word: at + 1, from: 0 }),
+                _ => None,
+            });
+            let operands = dirs.filter(|part| part.word < args.len()).collect();
+            Some(Removed { operands, ..of(HARD_LINKS, Vec::new(), true) })
         }
         "rsync" if args.iter().any(|arg| arg.starts_with("--remove-source")) => {
             Some(of("moves away", written(program, args)?.sources, true))

@@ -37,10 +37,11 @@ pub(crate) struct Entries {
 }
 
 /// The rule strings in `path`. A missing or empty file has none. A file that cannot be read or
-/// parsed has none and is [`Entries::unusable`]; comments, trailing commas and a byte-order mark,
-/// which editors of JSON settings leave, are read past (see [`lenient`]). A list or entry of the
-/// wrong type is noted and left out while the rest applies; a `deny` or `ask` written as one
-/// string is that one rule.
+/// parsed has none and is [`Entries::unusable`], as is one whose `deny` or `ask` list, or an entry
+/// of one, is of the wrong type (a rule the user meant to hold); comments, trailing commas and a
+/// byte-order mark, which editors of JSON settings leave, are read past (see [`lenient`]). A
+/// `deny` or `ask` written as one string is that one rule; an `allow` of the wrong type is noted
+/// and left out (lean-ctx applies no allow rule).
 pub(crate) fn read(path: &Path) -> Entries {
     let mut entries = Entries::default();
     let shown = path.display();
@@ -67,7 +68,7 @@ pub(crate) fn read(path: &Path) -> Entries {
         return entries;
     }
     let permissions = match settings.get("permissions") {
-        None | Some(Value::Null) => return entries,
+        None => return entries,
         Some(Value::Object(permissions)) => permissions,
         Some(other) => {
             entries.unusable = Some(format!("its `permissions` is {}, not an object", kind(other)));
@@ -82,6 +83,11 @@ pub(crate) fn read(path: &Path) -> Entries {
                 for item in items {
                     match item {
                         Value::String(rule) => entries.rules.push((list, rule.clone())),
+                        // A deny or ask rule that cannot be read is one the user meant to hold.
+                        other if list != List::Allow => {
+                            entries.unusable = Some(format!("its permissions.{key} holds {other}, not a rule string"));
+                            return entries;
+                        }
                         other => entries.notes.push(format!(
                             "{shown}: permissions.{key} holds {other}, not a rule string; it is ignored"
                         )),
@@ -93,6 +99,13 @@ pub(crate) fn read(path: &Path) -> Entries {
                     "{shown}: permissions.{key} is one string, not a list; it is applied as the rule {rule:?}"
                 ));
                 entries.rules.push((list, rule.clone()));
+            }
+            Some(other) if list != List::Allow => {
+                entries.unusable = Some(format!(
+                    "its permissions.{key} is {}, not a list of rules like [\"Read(./.env)\"]",
+                    kind(other)
+                ));
+                return entries;
             }
             Some(other) => entries.notes.push(format!(
                 "{shown}: permissions.{key} is {}, not a list of rules like [\"Read(./.env)\"]; it is ignored",
@@ -254,14 +267,27 @@ mod tests {
 
     #[test]
     fn wrong_types_are_noted_and_the_rest_applies() {
-        let e = entries(
-            r#"{"permissions": {"deny": "Read(./x)", "ask": ["Bash(a)", 3, null, "Bash(b)"], "allow": {"x": 1}}}"#,
-        );
-        let rules = [(List::Deny, "Read(./x)"), (List::Ask, "Bash(a)"), (List::Ask, "Bash(b)")];
+        let e = entries(r#"{"permissions": {"deny": "Read(./x)", "ask": ["Bash(a)"], "allow": {"x": 1}}}"#);
+        let rules = [(List::Deny, "Read(./x)"), (List::Ask, "Bash(a)")];
         assert_eq!(e.rules, rules.map(|(list, rule)| (list, rule.to_string())));
-        assert_eq!(e.notes.len(), 4, "{:?}", e.notes);
+        assert_eq!(e.notes.len(), 2, "{:?}", e.notes);
         assert!(e.notes[0].contains("permissions.deny is one string, not a list; it is applied"));
-        assert!(e.notes[1].contains("permissions.ask holds 3"));
+        assert!(e.notes[1].contains("permissions.allow is an object"));
         assert!(e.unusable.is_none());
+        // A deny or ask list, or an entry of one, of the wrong type held a rule the user meant.
+        for (json, said) in [
+            (r#"{"permissions": {"ask": ["Bash(a)", 3]}}"#, "its permissions.ask holds 3, not a rule string"),
+            (
+                r#"{"permissions": {"deny": [["Read(./x)"]]}}"#,
+                "its permissions.deny holds [\"Read(./x)\"], not a rule string",
+            ),
+            (
+                r#"{"permissions": {"deny": {"a": "Read(./x)"}}}"#,
+                "its permissions.deny is an object, not a list of rules like [\"Read(./.env)\"]",
+            ),
+            (r#"{"permissions": null}"#, "its `permissions` is null, not an object"),
+        ] {
+            assert_eq!(entries(json).unusable.as_deref(), Some(said), "{json}");
+        }
     }
 }

@@ -303,21 +303,27 @@ fn lean_ctx_config_rules() {
 fn malformed_rules_are_noted_and_the_rest_applies() {
     let s = Setup::new();
     s.user("{}")
-        .project(&permissions(r#"{"deny": "Read(./x)", "ask": ["Read(./ok/**)", 7, "Read(./broken", "Read(src/[a)"]}"#))
+        .project(&permissions(r#"{"deny": "Read(./x)", "ask": ["Read(./ok/**)"], "allow": [7, "Read(./broken"]}"#))
         .local(r#"{"permissions": {"deny": ["Bash(rm:*)", "WebFetch(domain:example.com)", "mcp__github"]}}"#);
     let (p, notes) = s.load_with(&["src/[bad"], &[]);
-    assert_eq!(notes.len(), 5, "{notes:?}");
+    assert_eq!(notes.len(), 4, "{notes:?}");
     assert!(notes[0].contains("permissions.deny is one string, not a list; it is applied as the rule \"Read(./x)\""));
-    assert!(notes[1].contains("permissions.ask holds 7"));
-    assert!(notes[2].contains("\"Read(./broken\" has no closing parenthesis"));
-    assert!(notes[3].contains("\"Read(src/[a)\" pattern `src/[a` does not compile"));
-    assert!(notes[4].contains("deny_paths entry \"src/[bad\""));
+    assert!(notes[1].contains("permissions.allow holds 7"));
+    assert!(notes[2].contains("\"Read(./broken\" has no closing parenthesis; it is ignored"));
+    assert!(notes[3].contains("deny_paths entry \"src/[bad\""));
     assert_eq!(p.check_read(&s.root.join("x")), deny("Read(./x)", &s.project_file()));
     assert_eq!(p.check_read(&s.root.join("ok/y")), ask("Read(./ok/**)", &s.project_file()));
     assert_eq!(
         p.check_shell("rm x", &s.root),
         because(deny("Bash(rm:*)", &s.root.join(".claude/settings.local.json")), "`rm x` matches it")
     );
+    // A deny or ask rule that cannot be read held something the user meant: nothing is allowed.
+    for rule in ["Read(./secret/**", "Read(src/[a)"] {
+        s.project(&permissions(&format!(r#"{{"ask": ["{rule}"]}}"#)));
+        let verdict = s.load_with(&[], &[]).0.check_read(&s.root.join("README.md"));
+        let Verdict::Deny { cause: Some(Cause::Unusable(why)), .. } = &verdict else { panic!("{rule}: {verdict:?}") };
+        assert!(why.starts_with(&format!("its rule {rule:?} ")), "{why}");
+    }
 }
 
 /// A settings file lean-ctx cannot read as settings held rules the user meant: applying the
@@ -1133,6 +1139,20 @@ fn what_git_prints_of_the_files_it_holds_is_read() {
         ("git difftool -x cat HEAD~1", top("difftool")),
         ("git am --show-current-patch", top("am")),
         ("git status -v -- qa", "`git status` reads the files git tracks under `qa`".to_string()),
+        // Cut to a prefix or bundled, as git reads them (a second QA pass).
+        ("git status --verb", top("status")),
+        ("git commit --verb --dry-run", top("commit")),
+        ("git add --patc", top("add")),
+        ("git add --interactiv", top("add")),
+        ("git add -up", top("add")),
+        ("git checkout -qp", top("checkout")),
+        ("git restore -Wp", top("restore")),
+        ("git commit -av", top("commit")),
+        ("git add --ed", top("add")),
+        ("git log --binary", top("log")),
+        ("git log --dd", top("log")),
+        ("git log --remerge-diff", top("log")),
+        ("git reflog --binary", top("reflog")),
     ] {
         let verdict = p.check_shell(command, &s.root);
         let Verdict::Deny { cause: Some(Cause::Part(said)), .. } = &verdict else { panic!("{command}: {verdict:?}") };
@@ -2591,6 +2611,36 @@ fn moving_or_linking_a_directory_reaches_everything_under_it() {
 /// QA: `ln src/app.py alias.py` was allowed under `Edit(src/**)` (`ln` only read its source), and
 /// `ctx_edit alias.py` then wrote src/app.py in place. A hard link is the file under another
 /// name, so making one is an edit of the file.
+/// QA: with `hs` a hard link to a Read-denied file made outside lean-ctx, `cat hs` and
+/// `grep TOPSECRET *` printed it.
+#[test]
+fn a_command_reading_a_file_with_other_hard_links_is_asked_about() {
+    let (s, p, file) = qa();
+    fs::hard_link(s.root.join("qa/secret/plan.txt"), s.root.join("hs")).unwrap();
+    let asked = |part: &str| Verdict::Ask {
+        rule: "Read(./qa/secret/**)".into(),
+        file: file.clone(),
+        cause: Some(Cause::OtherNames { what: format!("{part}, and the file"), names: 1 }),
+    };
+    assert_eq!(p.check_shell("cat hs", &s.root), asked("`cat` reads `hs`"));
+    assert_eq!(p.check_shell("head -3 hs", &s.root), asked("`head` reads `hs`"));
+    assert_eq!(p.check_shell("cat src/a.rs", &s.root), Verdict::Allow);
+}
+
+/// A command an option runs may read anything: under Read rules alone it is asked about too.
+#[test]
+fn what_an_option_runs_is_asked_about_under_read_rules_alone() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Read(./secret/**)"]}"#));
+    s.file("secret/plan.txt");
+    s.file("README.md");
+    let p = s.load();
+    let verdict = p.check_shell("sed -n '1r secret/plan.txt' README.md", &s.root);
+    let Verdict::Ask { rule, cause: Some(Cause::UnknownFile(part)), .. } = &verdict else { panic!("{verdict:?}") };
+    assert_eq!((rule.as_str(), part.as_str()), ("Read(./secret/**)", SED_RUNS));
+    assert_eq!(p.check_shell("sed -n 1,10p README.md", &s.root), Verdict::Allow);
+}
+
 #[test]
 fn a_hard_link_made_of_a_file_is_an_edit_of_it() {
     let s = Setup::new();
@@ -2606,16 +2656,29 @@ fn a_hard_link_made_of_a_file_is_an_edit_of_it() {
         ("link src/app.py alias.py", part.replace("`ln`", "`link`")),
         ("cp -l src/app.py alias.py", part.replace("`ln`", "`cp`")),
         ("cp --link src/app.py alias.py", part.replace("`ln`", "`cp`")),
+        // A second QA pass: a prefix getopt takes, find running ln, rsync linking to what it copies.
+        ("cp --l src/app.py alias.py", part.replace("`ln`", "`cp`")),
+        ("cp --li src/app.py alias.py", part.replace("`ln`", "`cp`")),
     ] {
         assert_eq!(p.check_shell(command, &s.root), because(rule.clone(), &part), "{command}");
     }
+    let linked = format!("rsync -a --link-dest={} src/ /tmp/o/", s.root.join("src").display());
+    let Verdict::Deny { cause: Some(Cause::Part(said)), .. } = p.check_shell(&linked, &s.root) else {
+        panic!("{linked}")
+    };
+    assert!(said.starts_with("`rsync` gives another name (a hard link, written through) to anything under"), "{said}");
+    let verdict = p.check_shell("rsync -a --link-dest=$PWD/src src/ /tmp/o/", &s.root);
+    assert!(matches!(verdict, Verdict::Ask { .. }), "a directory known only when it runs: {verdict:?}");
     for command in ["ln -s src/app.py alias.py", "ln notes.txt n2", "cp src/app.py copy.py"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
     // One made before (outside lean-ctx): its other name is unknown, so an edit of it is asked.
     fs::hard_link(s.root.join("src/app.py"), s.root.join("alias.py")).unwrap();
-    let asked =
-        Verdict::Ask { rule: "Edit(./src/**)".into(), file: s.project_file(), cause: Some(Cause::OtherNames(1)) };
+    let asked = Verdict::Ask {
+        rule: "Edit(./src/**)".into(),
+        file: s.project_file(),
+        cause: Some(Cause::OtherNames { what: "the file".into(), names: 1 }),
+    };
     assert_eq!(p.check_edit(&s.root.join("alias.py")), asked);
     assert_eq!(
         asked.message("ctx_edit").unwrap(),
@@ -2626,6 +2689,14 @@ fn a_hard_link_made_of_a_file_is_an_edit_of_it() {
         )
     );
     assert_eq!(p.check_read(&s.root.join("alias.py")), Verdict::Allow, "no Read rule to check");
+    // A command writing it under that name writes the file (QA: `echo W >> hl1`).
+    let written = Verdict::Ask {
+        rule: "Edit(./src/**)".into(),
+        file: s.project_file(),
+        cause: Some(Cause::OtherNames { what: "`>` names `alias.py`, and the file".into(), names: 1 }),
+    };
+    assert_eq!(p.check_shell("echo W >> alias.py", &s.root), written);
+    assert_eq!(p.check_shell("cat alias.py", &s.root), Verdict::Allow, "no Read rule to check");
     assert_eq!(p.check_edit(&s.root.join("notes.txt")), Verdict::Allow);
     assert_eq!(p.check_edit(&s.root.join("src/app.py")), deny("Edit(./src/**)", &s.project_file()), "a rule first");
 }
@@ -3730,7 +3801,7 @@ fn options_cut_short_run_together_or_repeated_are_read_as_getopt_reads_them() {
 }
 
 /// How a refusal names a sed script that may run commands.
-const SED_RUNS: &str = "`sed`'s script, whose `e` command or `s///e` flag runs commands";
+const SED_RUNS: &str = "`sed`'s script, which may run commands or read and write files it names (`e`, `r`, `w`, `-f`)";
 
 #[test]
 fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
@@ -3753,10 +3824,28 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         ("sed 's/.*/rm victim.txt/e' src/a.rs", SED_RUNS),
         ("sed -ne '/x/,$e rm victim.txt' src/a.rs", SED_RUNS),
         ("sed --expression='s|a|rm x|ge' src/a.rs", SED_RUNS),
+        // A second QA pass: files the script reads or writes, a script file, options as getopt reads them.
+        ("sed -n '1r qa/secret/plan.txt' src/a.rs", SED_RUNS),
+        ("sed 'R qa/secret/plan.txt' src/a.rs", SED_RUNS),
+        ("sed -n 'w victim.txt' src/a.rs", SED_RUNS),
+        ("sed 's/hello/x/w victim.txt' src/a.rs", SED_RUNS),
+        ("sed -n -f s.sed src/a.rs", SED_RUNS),
+        ("sed -n --fi=s.sed src/a.rs", SED_RUNS),
+        ("sed -n --expr='1e rm victim.txt' src/a.rs", SED_RUNS),
+        ("sed -n '1e rm victim.txt' src/a.rs -- --sandbox", SED_RUNS),
         ("zip -q z.zip src/a.rs -T -TT 'rm victim.txt'", "`zip -TT`'s command"),
         ("ssh -o ProxyCommand='rm victim.txt' x", "`ssh`'s ProxyCommand, LocalCommand or KnownHostsCommand"),
         ("scp -oProxyCommand=./zz x:a .", "`scp`'s ProxyCommand, LocalCommand or KnownHostsCommand"),
         ("rsync -e 'sh -c \"rm victim.txt\"' a x:b", "`rsync -e`'s remote shell"),
+        // A second QA pass: spellings getopt and ssh read the same.
+        ("zip -T -TT='rm victim.txt #' z.zip src/a.rs", "`zip -TT`'s command"),
+        ("zip -T --unzip-comm 'rm victim.txt' z.zip src/a.rs", "`zip -TT`'s command"),
+        ("ssh -qo ProxyCommand='rm victim.txt' x", "`ssh`'s ProxyCommand, LocalCommand or KnownHostsCommand"),
+        ("ssh -o ' ProxyCommand=rm victim.txt' x", "`ssh`'s ProxyCommand, LocalCommand or KnownHostsCommand"),
+        ("ssh -o 'ProxyCommand\trm victim.txt' x", "`ssh`'s ProxyCommand, LocalCommand or KnownHostsCommand"),
+        ("ssh -F cfg x", "`ssh -F`'s program or configuration, which may run commands"),
+        ("scp -qS ./evil src/a.rs x:y", "`scp -S`'s program or configuration, which may run commands"),
+        ("rsync -ae 'sh -c x' src/a.rs h:y", "`rsync -e`'s remote shell"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(part), "{command}");
     }
@@ -3769,7 +3858,7 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         "sed -e '/e/d' -e 's/e/E/g' src/a.rs",
         "sed -i.bak -e 's/x/y/' src/a.rs",
         "sed --sandbox '1e rm victim.txt' src/a.rs",
-        "sed 's/a/b/w out.txt' src/a.rs",
+        "sed --sa '1e rm victim.txt' src/a.rs",
         "ssh -o ConnectTimeout=5 x true",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
