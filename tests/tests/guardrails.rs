@@ -771,11 +771,23 @@ fn no_cut_shows_part_of_a_secret_and_no_search_spells_one_out() {
     }
 }
 
+/// A broken instruction file never stops a read. A broken permission settings file does, saying
+/// which and where: its rules are the user's, and applying none of them silently let a denied
+/// file through (a QA pass).
 #[test]
-fn broken_rule_and_settings_files_never_stop_a_read() {
+fn broken_rule_files_never_stop_a_read_and_a_broken_settings_file_says_it_stops_every_one() {
     let home = Home::new();
     let root = project(&home);
     write(&root, ".claude/settings.json", "{\"permissions\": {\"deny\": [\"Read(./x)\"");
+    let out = lctx(&home, &root, &["--host", "claude-code", "read", "src/a.rs"]);
+    assert!(!out.status.success(), "{}", describe(&out));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(".claude/settings.json cannot be used (it is not valid JSON: EOF while parsing a list at line 1")
+            && said.contains("lean-ctx refuses until the file is fixed"),
+        "{said}"
+    );
+    write(&root, ".claude/settings.json", "{\"permissions\": {\"deny\": [\"Read(./x)\"],}}");
     write(&root, ".claude/rules/broken.md", "---\npaths: [\"src/**\"\nno closing fence\n");
     write(&root, "src/CLAUDE.md", &"A very long rule line.\n".repeat(5_000));
     let outside = home.path().join("outside.md");
