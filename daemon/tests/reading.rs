@@ -584,6 +584,28 @@ fn auto_never_sends_the_whole_of_a_large_file_of_long_lines() {
     assert!(auto.content.contains("\n0030 x") && !auto.content.contains("\n0031 x"), "{}", auto.note);
 }
 
+/// QA: auto's head of a long text booked the whole file as raw, so the head and then the rest by
+/// range claimed the file saved; and a default read of a file changed since the session read it
+/// whole gave a map with no sign its copy was stale.
+#[test]
+fn auto_books_a_texts_head_at_its_lines_and_says_what_changed_since_a_whole_read() {
+    let p = Project::new();
+    let doc: String = (0..900).map(|i| format!("Paragraph {i} says something about the library.\n")).collect();
+    p.write("index.rst", &doc);
+    let head = p.read("s", "index.rst", "auto", false);
+    assert!(head.content.starts_with("[lines 1-"), "{}", head.note);
+    assert_eq!(head.raw_tokens, tokens(&plain_lines(&doc, (1, 200))), "the head's lines, not the file: {head:?}");
+    assert!(head.raw_tokens < tokens(&doc) / 2, "{head:?}");
+
+    let source = code(0, 400);
+    p.write("big.rs", &source);
+    assert_eq!(p.read("s", "big.rs", "full", false).content, source);
+    p.write("big.rs", &source.replace("fn item_7() -> u32 { 49 }", "fn item_7() -> u32 { 50 }"));
+    let again = p.read("s", "big.rs", "auto", false);
+    assert_eq!(again.note, "auto: changed since your last read, answered with a diff", "{again:?}");
+    assert!(again.content.contains("+fn item_7() -> u32 { 50 }"), "{}", again.content);
+}
+
 /// A map that is itself long (a data file of 3,000 keys, generated code of thousands of functions)
 /// was auto's whole answer: 99,000 tokens for 20,000 functions, more than hosts take in a tool
 /// result. Auto sends the map's head, as it sends text's, and says what it left out; the map asked

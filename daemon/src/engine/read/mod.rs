@@ -408,6 +408,13 @@ impl Reader {
         // A language without a grammar here has its comments found by a scan (PHP, Kotlin, shell…).
         let lexical = (*asked == Mode::Aggressive && language.is_none())
             .then(|| lean_ctx_outline::aggressive_without_grammar(std::path::Path::new(shown), &file.text));
+        // The default read of a file the session held whole in an older version says what changed,
+        // as a full re-read does: a map alone gave no sign its copy was stale (a QA pass).
+        if *asked == Mode::Auto
+            && let Some(diff) = self.changed_as_diff(ctx)
+        {
+            return Ok((diff, "auto: changed since your last read, answered with a diff".into()));
+        }
         let (mode, mut note) = match (asked, &lexical) {
             (Mode::Auto, _) => auto_mode(&file.text, file_tokens, language.is_some(), surface),
             (_, Some(Err(why))) => aggressive_text(shown, why, &file.text, file_tokens, surface),
@@ -446,10 +453,20 @@ impl Reader {
             }
         }
         if *asked == Mode::Auto {
-            // Auto asks for the file, whichever view answers it.
-            render.baseline = Baseline::File;
+            // Auto asks for the file, whichever view answers it; but the head of a long text is
+            // some of the text, sent as it is: its baseline is the lines it shows, as a range's is
+            // (a QA pass: a head then the rest by range booked the file as saved).
+            if !matches!(render.mode, Mode::Lines(_)) {
+                render.baseline = Baseline::File;
+            }
             if render.mode == Mode::Map {
                 self.bound_auto_map(ctx, &mut render, &mut note);
+            }
+            // Changed since the version the session holds, and too much for a diff: said, so the
+            // agent does not go on from its stale copy.
+            if ctx.held.is_some_and(|held| held.whole && held.hash != file.hash) {
+                let changed = format!("changed since your last read ({} for the content)", surface.mode("full"));
+                note = if note.is_empty() { changed } else { format!("{note}; {changed}") };
             }
         }
         Ok((render, note))
