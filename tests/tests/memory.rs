@@ -387,6 +387,16 @@ fn recall_ranks_by_the_words_that_tell_what_is_looked_for() {
     assert!(one.ends_with("… 1 more fact not shown (of 2); a higher limit shows it\n"), "{one}");
     let elsewhere = ok(lctx(&home, &root, false, &["knowledge", "recall", "src", "-c", "nope"]));
     assert_eq!(elsewhere.trim(), "no facts in category `nope`; categories: general");
+    // A query of no word the index reads matched every fact, listed as matches (a QA pass).
+    for query in ["!!!", "🚀", " "] {
+        let out = lctx(&home, &root, false, &["knowledge", "recall", query]);
+        assert!(!out.status.success(), "{query}: {}", describe(&out));
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("recall needs words to search for") && said.contains("`list` shows every fact"),
+            "{said}"
+        );
+    }
 }
 
 #[test]

@@ -249,6 +249,18 @@ impl Engine {
                 Ok((text, Vec::new()))
             }
             "recall" => {
+                // A query of no word the index reads (empty, punctuation, emoji) matched every fact,
+                // listed as if each were a match (a QA pass).
+                if !p.query.chars().any(char::is_alphanumeric) {
+                    return Err(EngineError::invalid(format!(
+                        "recall needs words to search for, and {} has none (facts are found by their letters and \
+                         digits); `list` shows every fact",
+                        match p.query.trim() {
+                            "" => "the query".to_string(),
+                            query => format!("`{query}`"),
+                        }
+                    )));
+                }
                 // Every match, so the answer can say how many the limit left out.
                 let facts = self.memory.with_unqueued(|s| s.recall(&project, &p.query, category, usize::MAX))?;
                 listing(facts, "no matching facts")
