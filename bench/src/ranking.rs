@@ -14,7 +14,7 @@ use lean_ctxd::engine::search::SearchParams;
 use lean_ctxd::engine::{Caller, Engine};
 use regex::Regex;
 
-use crate::reading::Corpus;
+use crate::reading::{Corpus, tree_files};
 
 /// Files the search may show, and so the worst rank counted.
 const SHOWN: u32 = 20;
@@ -57,26 +57,14 @@ fn is_declaration(rel: &str) -> bool {
 
 /// Every file of `root`'s tree with one of `extensions`, as (root-relative path, text).
 fn texts(root: &Path, extensions: &[&str]) -> Vec<(String, String)> {
-    fn walk(root: &Path, dir: &Path, extensions: &[&str], out: &mut Vec<(String, String)>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        entries.sort();
-        for path in entries {
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if path.is_dir() {
-                if !name.starts_with('.') && name != "node_modules" {
-                    walk(root, &path, extensions, out);
-                }
-            } else if path.extension().is_some_and(|e| extensions.iter().any(|x| e == *x))
-                && let (Ok(rel), Ok(text)) = (path.strip_prefix(root), std::fs::read_to_string(&path))
-            {
-                out.push((rel.to_string_lossy().replace('\\', "/"), text));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, root, extensions, &mut out);
-    out
+    let keep = |name: &str| name.rsplit_once('.').is_some_and(|(_, ext)| extensions.contains(&ext));
+    tree_files(root, &keep)
+        .into_iter()
+        .filter_map(|path| {
+            let rel = path.strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/");
+            Some((rel, std::fs::read_to_string(&path).ok()?))
+        })
+        .collect()
 }
 
 /// A name to ask for, with the files that define it (its one source file and any declarations).

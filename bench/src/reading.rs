@@ -47,7 +47,19 @@ pub fn parse_corpus(spec: &str) -> Result<Corpus, String> {
 /// The corpus's source files in path order: tests (`_test.go`) and declaration files (`.d.ts`)
 /// left out, as are files under 200 bytes and from 200 kB (the daemon's own read limit is lower).
 pub(crate) fn files(corpus: &Corpus, max: usize) -> Vec<PathBuf> {
-    fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let ext = corpus.scanner.extension;
+    let mut out = tree_files(&corpus.root, &|name| {
+        name.ends_with(ext) && !name.ends_with(".d.ts") && !name.ends_with("_test.go")
+    });
+    out.retain(|p| std::fs::metadata(p).is_ok_and(|m| m.len() > 200 && m.len() < 200_000));
+    out.truncate(max);
+    out
+}
+
+/// The files under `dir` whose name `keep` takes, in path order; hidden directories and
+/// `node_modules` are not entered.
+pub(crate) fn tree_files(dir: &Path, keep: &dyn Fn(&str) -> bool) -> Vec<PathBuf> {
+    fn walk(dir: &Path, keep: &dyn Fn(&str) -> bool, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         entries.sort();
@@ -55,17 +67,15 @@ pub(crate) fn files(corpus: &Corpus, max: usize) -> Vec<PathBuf> {
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             if p.is_dir() {
                 if !name.starts_with('.') && name != "node_modules" {
-                    walk(&p, ext, out);
+                    walk(&p, keep, out);
                 }
-            } else if name.ends_with(ext) && !name.ends_with(".d.ts") && !name.ends_with("_test.go") {
+            } else if keep(&name) {
                 out.push(p);
             }
         }
     }
     let mut out = Vec::new();
-    walk(&corpus.root, corpus.scanner.extension, &mut out);
-    out.retain(|p| std::fs::metadata(p).is_ok_and(|m| m.len() > 200 && m.len() < 200_000));
-    out.truncate(max);
+    walk(dir, keep, &mut out);
     out
 }
 
