@@ -17,7 +17,8 @@
 //!   substitutions included (`BASH_ENV='$(rm -rf qa)' bash -c true` runs
 //!   rm);
 //! - less runs the command `LESSOPEN` and `LESSCLOSE` give (`|cmd %s`) on
-//!   each file it shows, and any program may start less as its pager.
+//!   each file it shows, and any program may start less as its pager;
+//!   rsync the ones `RSYNC_RSH` and `RSYNC_CONNECT_PROG` give.
 
 use std::path::{Path, PathBuf};
 
@@ -44,8 +45,14 @@ pub(crate) const TRACES: [&str; 13] = [
 /// Variables naming a file a shell runs at start.
 pub(crate) const STARTUP: [&str; 2] = ["BASH_ENV", "ENV"];
 
-/// Variables giving a command a program runs: less's input preprocessor.
-pub(crate) const COMMANDS: [&str; 2] = ["LESSOPEN", "LESSCLOSE"];
+/// Variables giving a command a program runs: less's input preprocessor, rsync's remote shell
+/// and daemon-connection program.
+pub(crate) const COMMANDS: [&str; 4] = ["LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "RSYNC_CONNECT_PROG"];
+
+/// The program that runs the command a [`COMMANDS`] variable gives.
+pub(crate) fn runner(name: &str) -> &'static str {
+    if name.starts_with("RSYNC") { "rsync" } else { "less" }
+}
 
 /// What the variable `name` in a command's environment has it do with the
 /// file its value names.

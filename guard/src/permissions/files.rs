@@ -824,7 +824,8 @@ impl<'a> Finder<'a> {
             // Which program its words run is not read here: known only when it runs.
             env_files::Use::Command if value.text.is_empty() => {}
             env_files::Use::Command => {
-                self.files.unknown_programs.push(format!("{name}={} (a command less runs)", value.text))
+                let runner = env_files::runner(name);
+                self.files.unknown_programs.push(format!("{name}={} (a command {runner} runs)", value.text))
             }
             env_files::Use::Startup => {
                 let shell = if name == "ENV" { "the shell" } else { "bash" };

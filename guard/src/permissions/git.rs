@@ -82,8 +82,8 @@ const OTHER_FORMATS: [&str; 8] =
     ["--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "--summary", "--dirstat", "--raw"];
 /// Options that print patches (`-U3`, `--unified=3` included).
 /// `--binary` implies a patch, `--dd` is `--diff-merges=first-parent --patch`, `--remerge-diff`
-/// prints a merge's.
-const PATCH: [&str; 13] = [
+/// and `--diff-merges=…` print a merge's.
+const PATCH: [&str; 14] = [
     "-p",
     "-u",
     "--patch",
@@ -97,6 +97,7 @@ const PATCH: [&str; 13] = [
     "--binary",
     "--dd",
     "--remerge-diff",
+    "--diff-merges",
 ];
 /// Options of `archive` taking the next word as their value.
 const ARCHIVE_VALUES: [&str; 6] = ["-o", "--output", "--prefix", "--format", "--remote", "--exec"];
@@ -205,7 +206,7 @@ fn prints(
         args.iter().take_while(|arg| **arg != "--").any(|arg| match arg.strip_prefix("--") {
             Some(name) => {
                 let name = name.split('=').next().unwrap_or_default();
-                name.len() >= 2 && long.iter().any(|option| option.starts_with(name))
+                !name.is_empty() && long.iter().any(|option| option.starts_with(name))
             }
             None => arg.strip_prefix('-').is_some_and(|letters| letters.chars().any(|c| short.contains(c))),
         })

@@ -58,8 +58,11 @@ fn editor_script(value: &str) -> Option<String> {
 /// Variables (the key's last part, in any section) whose value is a command
 /// git or a tool it starts runs, or a file or directory of them
 /// (`core.hooksPath`, `include.path`, `mergetool.*.path`).
-const COMMAND_NAMES: [&str; 17] = [
+const COMMAND_NAMES: [&str; 20] = [
     "sshcommand",
+    "uploadpack",
+    "receivepack",
+    "uploadarchive",
     "fsmonitor",
     "editor",
     "askpass",

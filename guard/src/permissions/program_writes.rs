@@ -163,10 +163,15 @@ pub(crate) fn runs_command(program: &str, args: &[&str]) -> Option<String> {
         "sed" | "gsed" if sed_script_unchecked(args) => Some(format!(
             "`{program}`'s script, which may run commands or read and write files it names (`e`, `r`, `w`, `-f`)"
         )),
-        "zip" if args.iter().any(|a| a.starts_with("-TT") || a.starts_with("--unzip")) => {
+        "zip"
+            if args.iter().any(|a| {
+                (!a.starts_with("--") && a.starts_with('-') && a.contains("TT")) || a.starts_with("--unz")
+            }) =>
+        {
             Some("`zip -TT`'s command".into())
         }
         "ssh" | "scp" | "sftp" => ssh_runs_local_command(program, args),
+        "git" => git_runs_command(args),
         "rsync"
             if args
                 .iter()
@@ -295,6 +300,48 @@ fn skip_delimited(text: &str, delimiter: char) -> &str {
         }
     }
     ""
+}
+
+/// What of git's own options runs a shell command (a second QA pass cat'ed .env and removed files
+/// under `Bash(rm:*)` through each): `rebase -x`/`--exec`, the program the other side runs
+/// for a local transport (`--upload-pack`, clone's and fetch's `-u`, `--receive-pack`, `--exec`),
+/// `submodule foreach`, and an `ext::` URL, whose text is a command. Long options as git reads
+/// them, cut to a prefix.
+fn git_runs_command(args: &[&str]) -> Option<String> {
+    if let Some(url) = args.iter().find(|arg| arg.starts_with("ext::")) {
+        return Some(format!("`git`'s `{url}` transport command"));
+    }
+    for at in super::git::subcommand_starts(args) {
+        let Some(&subcommand) = args.get(at) else { continue };
+        let rest = &args[at + 1..];
+        let long = |names: &[&str]| {
+            rest.iter().take_while(|arg| **arg != "--").any(|arg| {
+                arg.strip_prefix("--").is_some_and(|name| {
+                    let name = name.split('=').next().unwrap_or_default();
+                    name.len() >= 3 && names.iter().any(|n| n.starts_with(name))
+                })
+            })
+        };
+        let short = |letter: char| {
+            rest.iter()
+                .take_while(|arg| **arg != "--")
+                .any(|arg| !arg.starts_with("--") && arg.starts_with('-') && arg[1..].contains(letter))
+        };
+        let runs = match subcommand {
+            "rebase" => long(&["exec"]) || short('x'),
+            "clone" | "fetch" | "pull" | "ls-remote" => {
+                long(&["upload-pack"]) || (subcommand != "ls-remote" && short('u'))
+            }
+            "push" | "send-pack" => long(&["receive-pack", "exec"]),
+            "archive" => long(&["exec"]),
+            "submodule" => rest.contains(&"foreach"),
+            _ => false,
+        };
+        if runs {
+            return Some(format!("`git {subcommand}`'s command"));
+        }
+    }
+    None
 }
 
 /// What of ssh's, scp's or sftp's options runs a local command: `-o` setting ProxyCommand,

@@ -141,8 +141,13 @@ pub(crate) fn removed(program: &str, args: &[&str]) -> Option<Removed> {
                 None if arg.starts_with("--link-d") => Some(Part { word: at + 1, from: 0 }),
                 _ => None,
             });
-            let operands = dirs.filter(|part| part.word < args.len()).collect();
-            Some(Removed { operands, ..of(HARD_LINKS, Vec::new(), true) })
+            let (absolute, relative): (Vec<Part>, Vec<Part>) = dirs
+                .filter(|part| part.word < args.len())
+                .partition(|part| args[part.word][part.from..].starts_with(['/', '~']));
+            // rsync reads a relative one from the destination directory, not from here.
+            let unknown = (!relative.is_empty())
+                .then(|| "the files under the directory a relative `--link-dest` names from the destination".into());
+            Some(Removed { operands: absolute, unknown, ..of(HARD_LINKS, Vec::new(), true) })
         }
         "rsync" if args.iter().any(|arg| arg.starts_with("--remove-source")) => {
             Some(of("moves away", written(program, args)?.sources, true))

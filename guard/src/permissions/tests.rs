@@ -2667,8 +2667,11 @@ fn a_hard_link_made_of_a_file_is_an_edit_of_it() {
         panic!("{linked}")
     };
     assert!(said.starts_with("`rsync` gives another name (a hard link, written through) to anything under"), "{said}");
-    let verdict = p.check_shell("rsync -a --link-dest=$PWD/src src/ /tmp/o/", &s.root);
-    assert!(matches!(verdict, Verdict::Ask { .. }), "a directory known only when it runs: {verdict:?}");
+    for command in ["rsync -a --link-dest=$PWD/src src/ /tmp/o/", "rsync -a --link-dest=../../proj/src /tmp/c/ /tmp/o/"]
+    {
+        let verdict = p.check_shell(command, &s.root);
+        assert!(matches!(verdict, Verdict::Ask { .. }), "a directory known only when it runs: {verdict:?}");
+    }
     for command in ["ln -s src/app.py alias.py", "ln notes.txt n2", "cp src/app.py copy.py"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
@@ -3846,6 +3849,19 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         ("ssh -F cfg x", "`ssh -F`'s program or configuration, which may run commands"),
         ("scp -qS ./evil src/a.rs x:y", "`scp -S`'s program or configuration, which may run commands"),
         ("rsync -ae 'sh -c x' src/a.rs h:y", "`rsync -e`'s remote shell"),
+        // A third QA pass: git's own options and transports, zip's shorter prefix and bundle.
+        ("git rebase -x 'rm -f junk1' HEAD~1", "`git rebase`'s command"),
+        ("git rebase --exec 'cat .env' HEAD~1", "`git rebase`'s command"),
+        ("git ls-remote --upload-pack='rm x; git-upload-pack' .", "`git ls-remote`'s command"),
+        ("git fetch --upload-pack='rm x; git-upload-pack' .", "`git fetch`'s command"),
+        ("git clone -u 'rm x; git-upload-pack' . /tmp/x", "`git clone`'s command"),
+        ("git push --receive-pack='rm x' /tmp/x main:other", "`git push`'s command"),
+        ("git archive --remote=. --exec='rm x' HEAD", "`git archive`'s command"),
+        ("git submodule foreach 'rm -f ../j1'", "`git submodule`'s command"),
+        ("git ls-remote 'ext::sh -c rm% x'", "`git`'s `ext::sh -c rm% x` transport command"),
+        ("zip -T --unz='rm victim.txt' z.zip src/a.rs", "`zip -TT`'s command"),
+        ("zip -TqTT 'rm victim.txt' z.zip src/a.rs", "`zip -TT`'s command"),
+        ("RSYNC_RSH='sh -c \"rm x\" #' rsync -a src/a.rs qa:x", "RSYNC_RSH=sh -c \"rm x\" # (a command rsync runs)"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(part), "{command}");
     }
@@ -3860,6 +3876,11 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         "sed --sandbox '1e rm victim.txt' src/a.rs",
         "sed --sa '1e rm victim.txt' src/a.rs",
         "ssh -o ConnectTimeout=5 x true",
+        "git fetch origin",
+        "git rebase main",
+        "git clone https://example.com/r.git /tmp/r",
+        "git submodule update --init",
+        "git add -u",
     ] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
