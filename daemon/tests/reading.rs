@@ -597,13 +597,27 @@ fn auto_books_a_texts_head_at_its_lines_and_says_what_changed_since_a_whole_read
     assert_eq!(head.raw_tokens, tokens(&plain_lines(&doc, (1, 200))), "the head's lines, not the file: {head:?}");
     assert!(head.raw_tokens < tokens(&doc) / 2, "{head:?}");
 
+    // A file auto sends whole: the change as a diff, as a full re-read gives it.
+    let source = code(0, 100);
+    p.write("mid.rs", &source);
+    assert_eq!(p.read("s", "mid.rs", "full", false).content, source);
+    p.write("mid.rs", &source.replace("fn item_7() -> u32 { 49 }", "fn item_7() -> u32 { 50 }"));
+    let again = p.read("s", "mid.rs", "auto", false);
+    assert_eq!(again.note, "auto: changed since your last read, answered with a diff", "{again:?}");
+    assert!(again.content.contains("+fn item_7() -> u32 { 50 }"), "{}", again.content);
+    // One auto answers with its map: the map, and a note that the copy the session has is stale.
     let source = code(0, 400);
     p.write("big.rs", &source);
     assert_eq!(p.read("s", "big.rs", "full", false).content, source);
     p.write("big.rs", &source.replace("fn item_7() -> u32 { 49 }", "fn item_7() -> u32 { 50 }"));
     let again = p.read("s", "big.rs", "auto", false);
-    assert_eq!(again.note, "auto: changed since your last read, answered with a diff", "{again:?}");
-    assert!(again.content.contains("+fn item_7() -> u32 { 50 }"), "{}", again.content);
+    assert!(again.note.ends_with("; changed since your last read (mode=full for the content)"), "{again:?}");
+    // A small file sent whole needs no such note.
+    p.write("small.rs", "fn a() {}\n");
+    p.read("s", "small.rs", "full", false);
+    p.write("small.rs", "fn b() {}\n");
+    let whole = p.read("s", "small.rs", "auto", false);
+    assert_eq!((whole.content.as_str(), whole.note.as_str()), ("fn b() {}\n", ""), "{whole:?}");
 }
 
 /// A map that is itself long (a data file of 3,000 keys, generated code of thousands of functions)

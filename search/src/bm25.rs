@@ -1,6 +1,6 @@
 //! Ranked word search. With the index ready tantivy scores content (and, at
 //! double weight, symbol names) by bm25, and a file defining a symbol named
-//! exactly as a query word earns that word's most again (see
+//! as a query word earns up to that word's most again (see
 //! [`definition_bonus`]); before that the same formula is computed over a
 //! scan of the content, so an agent gets a ranked answer either way. Each ranked file shows the lines holding the most query words,
 //! a definition counting as one word more (the index stores each file's
@@ -140,7 +140,7 @@ impl QueryWords {
                 }
             })
             .collect();
-        let mut defined: Vec<String> = kept.iter().map(|w| w.typed.to_lowercase()).collect();
+        let mut defined: Vec<String> = kept.iter().map(|w| w.typed.clone()).collect();
         defined.sort_unstable();
         defined.dedup();
         Ranking { terms, defined, absent, over_cap: &self.over_cap, cut: self.cut.as_ref() }
@@ -150,7 +150,7 @@ impl QueryWords {
 /// What a query ranks by, and what it leaves out.
 struct Ranking<'q> {
     terms: Vec<String>,
-    /// The kept words whole and lowercased, as a symbol defining one is named in the index.
+    /// The kept words whole, as typed: a symbol named so defines one.
     defined: Vec<String>,
     /// The words no visible file holds, each with its absent parts (`` `zzqx` (of `zzqx42`) ``).
     absent: Vec<String>,
@@ -228,23 +228,32 @@ pub(crate) fn search_index(
         clause(fields.symbol_words, term, SYMBOL_BOOST);
     }
     let collector = ScoredDocs { filter: (!filter.admits_everything()).then(|| filter.clone()) };
-    let mut hits = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
-    let bonus = definition_bonus(view, &ranking.defined)?;
-    for (score, address) in &mut hits {
-        *score += bonus.get(address).copied().unwrap_or(0.0);
-    }
+    let hits = view.searcher.search(&BooleanQuery::new(clauses), &collector)?;
+    let defined = definition_bonus(view, &ranking.defined)?;
+    // A query of one word is a name looked for: the files defining it come first, the name as
+    // typed at a file's top level before a member or another case (a test's `def group()`, short
+    // and full of the word, outscored the 300-line module of `class Group` on words alone).
+    let one_word = ranking.defined.len() == 1;
+    let mut hits: Vec<(Score, Score, DocAddress)> = hits
+        .into_iter()
+        .map(|(score, address)| {
+            let found = defined.get(&address).copied().unwrap_or_default();
+            (if one_word { found.weight } else { 0.0 }, score + found.bonus, address)
+        })
+        .collect();
     let note = ranking.note();
-    hits.sort_by(|a, b| b.0.total_cmp(&a.0));
+    hits.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
     let total = hits.len() as u64;
     // Keep everything tied with the last shown score so the path tie-break is exact.
-    let boundary = hits.get(max_results.saturating_sub(1)).map(|h| h.0);
-    let kept = hits.iter().enumerate().take_while(|(i, h)| *i < max_results || Some(h.0) == boundary);
+    let boundary = hits.get(max_results.saturating_sub(1)).map(|h| (h.0, h.1));
+    let kept = hits.iter().enumerate().take_while(|(i, h)| *i < max_results || Some((h.0, h.1)) == boundary);
     let mut ranked = Vec::new();
-    for (_, (score, address)) in kept {
+    for (_, (tier, score, address)) in kept {
         let doc: TantivyDocument = view.searcher.doc(*address)?;
         if let Some(path) = fields.stored_path(&doc) {
             let definitions = fields.stored_symbols(&doc).iter().map(|s| u64::from(s.line)).collect();
-            ranked.push(Ranked { score: *score, rel: PathBuf::from(path), definitions: Some(definitions) });
+            let rel = PathBuf::from(path);
+            ranked.push(Ranked { tier: *tier, score: *score, rel, definitions: Some(definitions) });
         }
     }
     let (matches, shown) = finish(ranked, root, terms, max_results, config, filter.mask());
@@ -262,26 +271,61 @@ pub(crate) fn search_index(
     })
 }
 
-/// What each file defining a symbol named exactly as one of `words` (whole, lowercased) adds to
-/// its score: per word, the most bm25 gives one term, `idf × (k1 + 1)`, with the idf of the
-/// files defining that name. The symbol-words field alone favours a file by how often the word
-/// is part of its names, so `test_request_*` functions outranked `class Request`, and a
-/// module of many definitions was held back by its length. A name few files define (a type)
-/// earns much; one every file defines (`__init__`, `new`) nearly nothing.
-fn definition_bonus(view: &IndexView, words: &[String]) -> tantivy::Result<HashMap<DocAddress, Score>> {
+/// What each file defining a symbol named as one of `words` adds to its score: per word, the
+/// most bm25 gives one term, `idf × (k1 + 1)`, with the idf of the files defining that name,
+/// shared among the query's words, and weighed by how the file defines it: whole for the name
+/// as typed at the file's top level (`class Request` for `Request`), half for another case
+/// (`def request`) or a member (a property, a field, a nested helper), a quarter for both. The
+/// symbol-words field alone favoured a file by how often the word is part of its names, so
+/// `test_request_*` functions outranked `class Request`, and a module of many definitions was
+/// held back by its length. A name few files define (a type) earns much; one every file defines
+/// (`__init__`, `new`) nearly nothing.
+fn definition_bonus(view: &IndexView, words: &[String]) -> tantivy::Result<HashMap<DocAddress, Defines>> {
     let files = view.searcher.num_docs() as f32;
-    let mut bonus: HashMap<DocAddress, Score> = HashMap::new();
+    let share = 1.0 / words.len().max(1) as f32;
+    let mut bonus: HashMap<DocAddress, Defines> = HashMap::new();
     for word in words {
-        let term = Term::from_field_text(view.fields.symbol_names, word);
+        let lower = word.to_lowercase();
+        let term = Term::from_field_text(view.fields.symbol_names, &lower);
         let defining = view.searcher.search(&TermQuery::new(term, IndexRecordOption::Basic), &DocSetCollector)?;
         let df = defining.len() as f32;
         let idf = (1.0 + (files - df + 0.5) / (df + 0.5)).ln();
+        // Past this many files the name is common and its bonus small: not worth reading each
+        // file's stored symbols to weigh it.
+        let weigh = defining.len() <= MAX_WEIGHED;
         for address in defining {
-            *bonus.entry(address).or_default() += idf * (K1 + 1.0);
+            let weight = match weigh {
+                true => {
+                    let doc: TantivyDocument = view.searcher.doc(address)?;
+                    let symbols = view.fields.stored_symbols(&doc);
+                    let how = |s: &crate::symbols::Symbol| {
+                        let case: Score = if s.name == *word { 1.0 } else { 0.5 };
+                        let placed: Score = if s.owner.is_none() { 1.0 } else { 0.5 };
+                        case * placed
+                    };
+                    symbols.iter().filter(|s| s.name.to_lowercase() == lower).map(how).fold(0.0, Score::max)
+                }
+                false => 0.25,
+            };
+            let defines = bonus.entry(address).or_default();
+            defines.bonus += idf * (K1 + 1.0) * share * weight;
+            defines.weight = defines.weight.max(weight);
         }
     }
     Ok(bonus)
 }
+
+/// How a file defines the query's words (see [`definition_bonus`]).
+#[derive(Clone, Copy, Default)]
+struct Defines {
+    /// Added to its score.
+    bonus: Score,
+    /// The best weight of a definition of a word: 1 for the name as typed at the top level.
+    weight: Score,
+}
+
+/// The files defining a name whose definitions [`definition_bonus`] weighs one by one.
+const MAX_WEIGHED: usize = 64;
 
 /// The same ranking over a scan; stops reading files at `deadline` (the
 /// ranking then covers the files read).
@@ -333,7 +377,7 @@ pub(crate) fn search_scan(
         .map(|(rel, freqs, length)| {
             let norm = K1 * (1.0 - B + B * length as f32 / average_length);
             let score = idf.iter().map(|&(i, idf)| idf * freqs[i] as f32 * (K1 + 1.0) / (freqs[i] as f32 + norm)).sum();
-            Ranked { score, rel, definitions: None }
+            Ranked { tier: 0.0, score, rel, definitions: None }
         })
         .collect();
     let total = ranked.len() as u64;
@@ -353,6 +397,9 @@ pub(crate) fn search_scan(
 
 /// A file that matched, with its score.
 struct Ranked {
+    /// Ordered on before the score: how a one-word query's name is defined in it (see
+    /// `search_index`); 0 otherwise.
+    tier: f32,
     score: f32,
     rel: PathBuf,
     /// The lines its definitions start on, when the index stored them.
@@ -369,12 +416,12 @@ fn finish(
     config: &SearchConfig,
     mask: Option<&Mask>,
 ) -> (Vec<Match>, u64) {
-    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.rel.cmp(&b.rel)));
+    ranked.sort_by(|a, b| b.tier.total_cmp(&a.tier).then(b.score.total_cmp(&a.score)).then_with(|| a.rel.cmp(&b.rel)));
     ranked.truncate(max_results);
     let shown = ranked.len() as u64;
     let picker = LinePicker::new(terms);
     let mut matches = Vec::new();
-    for Ranked { score, rel, definitions } in ranked {
+    for Ranked { score, rel, definitions, .. } in ranked {
         let path = display(&rel);
         let absolute = root.join(&rel);
         let lines = read_file(root, &absolute, config.max_file_bytes)
@@ -547,7 +594,7 @@ mod tests {
         std::fs::write(dir.path().join("changed.rs"), "fn other() {}\n").unwrap();
         let config = SearchConfig::new("/nonexistent");
         let ranked = ["changed.rs", "gone.rs"]
-            .map(|rel| Ranked { score: 1.0, rel: PathBuf::from(rel), definitions: None })
+            .map(|rel| Ranked { tier: 0.0, score: 1.0, rel: PathBuf::from(rel), definitions: None })
             .into();
         let terms = query_terms("load config");
         let (matches, _) = finish(ranked, dir.path(), &terms, 10, &config, None);

@@ -215,6 +215,39 @@ fn bm25_puts_the_file_defining_a_name_before_files_that_use_it_more() {
     assert_eq!(result.matches[0].path, "httpx/_client.py", "{}", result.text);
 }
 
+/// A second QA pass: the bonus lifted any definition of the word, so a property `pool` beat the
+/// connection pool's module for "connection pool", and a test's nested `def group()` beat
+/// `class Group`. The name as typed at a file's top level weighs most, and a word's bonus is
+/// shared among the query's words.
+#[test]
+fn bm25_weighs_a_definition_by_its_case_and_place_and_shares_it_among_the_words() {
+    let methods: String = (0..60)
+        .map(|i| format!("    def get_connection_{i}(self):\n        return self.pool.connection({i})\n\n"))
+        .collect();
+    let pool_module = format!("class ConnectionPool:\n{methods}");
+    let errors = "class PoolError(Exception):\n    @property\n    def pool(self):\n        return None\n";
+    let group_module = format!(
+        "class Group:\n{}",
+        (0..150).map(|i| format!("    def cmd_{i}(self):\n        return {i}\n")).collect::<String>()
+    );
+    let test = "def test_group():\n    def group():\n        return 1\n    assert group() == 1\n";
+    let mut files = vec![
+        ("urllib3/connectionpool.py", pool_module.as_str()),
+        ("urllib3/exceptions.py", errors),
+        ("click/core.py", group_module.as_str()),
+        ("tests/test_group.py", test),
+    ];
+    let fillers: Vec<(String, String)> =
+        (0..8).map(|i| (format!("util/u{i}.py"), format!("def helper_{i}():\n    return {i}\n"))).collect();
+    files.extend(fillers.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+    let fx = Fixture::new(&files);
+    let engine = fx.engine();
+    build(&engine, fx.root());
+    let first = |query: &str| search(&engine, fx.root(), Action::Bm25, query).matches[0].path.clone();
+    assert_eq!(first("connection pool"), "urllib3/connectionpool.py");
+    assert_eq!(first("Group"), "click/core.py");
+}
+
 #[test]
 fn bm25_shows_a_files_definition_of_the_words_and_ten_files_by_default() {
     let uses = "let a = parse_config(x);\n".repeat(4);

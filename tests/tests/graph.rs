@@ -278,8 +278,7 @@ fn callers_count_the_calls_only_a_name_links_and_list_the_rest() {
 }
 
 /// What every callers answer about a function says it leaves out.
-const VALUE_CALLS: &str =
-    "calls through another name the function was assigned or passed to (`g = f; g()`, a callback) are not listed";
+const VALUE_CALLS: &str = "calls through a variable it was assigned to or a parameter it was passed as (`g = f; g()`, a callback) are not listed";
 
 #[test]
 fn callers_follow_the_module_aliases_of_a_tsconfig_as_it_changes() {

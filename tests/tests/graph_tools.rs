@@ -288,8 +288,7 @@ fn the_impact_of_a_diff_walks_from_no_withheld_file() {
 }
 
 /// What the impact of a function says its callers leave out.
-const VALUE_CALLS: &str = "calls through another name the function was assigned or passed to (`g = f; g()`, a \
-                           callback) are not listed; the impact of its file lists every importer";
+const VALUE_CALLS: &str = "calls through a variable it was assigned to or a parameter it was passed as (`g = f; g()`, a callback) are not listed; the impact of its file lists every importer";
 
 /// QA: `const g = f; g(1)` is a call of `f` the graph does not follow, and the impact of `a.js::f`
 /// answered "callers: none, tests to run: none" without a word, while its file's impact listed

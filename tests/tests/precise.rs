@@ -101,7 +101,7 @@ fn server_pids(home: &Home) -> Vec<u32> {
 
 /// What a callers answer from the code graph says of calls it cannot list (a server's answer
 /// does not say it).
-const VALUES: &str = "note: calls through another name the function was assigned or passed to (`g = f; g()`, a callback) are not listed\n";
+const VALUES: &str = "note: calls through a variable it was assigned to or a parameter it was passed as (`g = f; g()`, a callback) are not listed\n";
 
 #[test]
 fn the_servers_callers_and_callees_are_the_answer_and_say_so() {

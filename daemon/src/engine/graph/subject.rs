@@ -196,12 +196,13 @@ pub(super) fn readable(rules: &Rules, root: &Path, file: &str) -> bool {
 }
 
 /// `a` then `b` on separate lines.
-/// What callers of a function leave out, said wherever they are listed (QA: `const g = f;
-/// g(1)` made "callers: none, tests to run: none" of a function used and tested).
+/// What callers of a function or class leave out, said wherever they are listed (QA: `const g =
+/// f; g(1)` made "callers: none, tests to run: none" of a function used and tested; `Q = K; Q()`
+/// the same of a class). An import under another name (`import f as g`) is followed.
 pub(super) fn value_calls_note(targets: &[lean_ctx_graph::DefSummary]) -> Option<String> {
-    targets.iter().any(|t| matches!(t.kind.as_str(), "fn" | "method")).then(|| {
-        "calls through another name the function was assigned or passed to (`g = f; g()`, a callback) are not \
-         listed"
+    targets.iter().any(|t| matches!(t.kind.as_str(), "fn" | "method" | "class")).then(|| {
+        "calls through a variable it was assigned to or a parameter it was passed as (`g = f; g()`, a callback) \
+         are not listed"
             .to_string()
     })
 }

@@ -410,16 +410,19 @@ impl Reader {
             .then(|| lean_ctx_outline::aggressive_without_grammar(std::path::Path::new(shown), &file.text));
         // The default read of a file the session held whole in an older version says what changed,
         // as a full re-read does: a map alone gave no sign its copy was stale (a QA pass).
-        if *asked == Mode::Auto
-            && let Some(diff) = self.changed_as_diff(ctx)
-        {
-            return Ok((diff, "auto: changed since your last read, answered with a diff".into()));
-        }
         let (mode, mut note) = match (asked, &lexical) {
             (Mode::Auto, _) => auto_mode(&file.text, file_tokens, language.is_some(), surface),
             (_, Some(Err(why))) => aggressive_text(shown, why, &file.text, file_tokens, surface),
             (other, _) => (other.clone(), String::new()),
         };
+        // Where auto sends the whole file, a diff stands for it as for a full re-read (a map or a
+        // head only notes the change below: a diff would stand for more than auto sends).
+        if *asked == Mode::Auto
+            && mode == Mode::Full
+            && let Some(diff) = self.changed_as_diff(ctx)
+        {
+            return Ok((diff, "auto: changed since your last read, answered with a diff".into()));
+        }
         let mut render = match lexical {
             Some(Ok(text)) => {
                 Rendered { text, holds: Holds::AsBefore, baseline: Baseline::File, mode: Mode::Aggressive }
@@ -464,7 +467,7 @@ impl Reader {
             }
             // Changed since the version the session holds, and too much for a diff: said, so the
             // agent does not go on from its stale copy.
-            if ctx.held.is_some_and(|held| held.whole && held.hash != file.hash) {
+            if render.mode != Mode::Full && ctx.held.is_some_and(|held| held.whole && held.hash != file.hash) {
                 let changed = format!("changed since your last read ({} for the content)", surface.mode("full"));
                 note = if note.is_empty() { changed } else { format!("{note}; {changed}") };
             }
