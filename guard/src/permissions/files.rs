@@ -1049,9 +1049,11 @@ impl<'a> Finder<'a> {
         if path.exists() {
             return self.writes_under(verb, arg);
         }
-        let covered = |rule: &Rule| matches!(&rule.target, Target::Edit(edit) if edit.may_cover_below(&path));
-        if self.permissions.rules.iter().any(covered) {
-            self.unknown(true, format!("{verb} `{}` unless it names a branch", arg.text));
+        // A branch (or a path not there): switching to it writes the files that differ, any of
+        // the tracked ones (a QA pass wrote an Edit-denied file by `git checkout cfg`).
+        if self.permissions.rules.iter().any(|rule: &Rule| matches!(&rule.target, Target::Edit(_))) {
+            let part = format!("{verb} `{}` unless it names a branch, and the files that differ if it does", arg.text);
+            self.unknown(true, part);
         }
     }
 

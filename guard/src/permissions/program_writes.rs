@@ -777,6 +777,21 @@ fn puts_back_work_tree(subcommand: &str, rest: &[&str]) -> bool {
     }
 }
 
+/// What a git command that moves the work tree to other commits writes: the tracked files that
+/// differ, known only when it runs (a QA pass wrote an Edit-denied file through each of these).
+/// `switch -c NEW` with no start point writes nothing.
+fn writes_what_differs(subcommand: &str, rest: &[&str]) -> Option<String> {
+    let operands = rest.iter().filter(|arg| !arg.starts_with('-')).count();
+    let creates_here =
+        rest.iter().any(|arg| matches!(*arg, "-c" | "-C" | "--create" | "--force-create")) && operands <= 1;
+    match subcommand {
+        "switch" if !creates_here => {}
+        "merge" | "revert" | "cherry-pick" | "pull" | "rebase" | "am" => {}
+        _ => return None,
+    }
+    Some(format!("the files `git {subcommand}` writes (those that differ)"))
+}
+
 /// What the pathspecs `paths` (indexes into `rest`) name where git alone
 /// knows it: git matches a pathspec's wildcards across directories
 /// (`'*.ini'` is `config/app.ini` too) and reads its magic (`:/`,
@@ -834,6 +849,9 @@ fn git_written(args: &[&str]) -> Option<Written> {
     let rest = &args[at + 1..];
     if puts_back_work_tree(args[at], rest) {
         return Some(Written { work_tree: true, ..Written::default() });
+    }
+    if let Some(what) = writes_what_differs(args[at], rest) {
+        return Some(Written { unknown: Some(what), ..Written::default() });
     }
     // Their long options may be cut short (`--pathspec-fr`, `--st`: see `git_options`).
     let parsed = match args[at] {

@@ -2627,6 +2627,32 @@ fn a_command_reading_a_file_with_other_hard_links_is_asked_about() {
     assert_eq!(p.check_shell("cat src/a.rs", &s.root), Verdict::Allow);
 }
 
+/// A third QA pass wrote an Edit-denied file by switching branches, merging, reverting and
+/// cherry-picking: what they write is the files that differ, known only when they run.
+#[test]
+fn git_commands_moving_the_work_tree_to_other_commits_are_asked_about_under_edit_rules() {
+    let s = Setup::new();
+    s.project(&permissions(r#"{"deny": ["Edit(./config/**)"]}"#));
+    s.file("config/a.ini");
+    s.file("README.md");
+    let p = s.load();
+    for command in [
+        "git checkout cfg",
+        "git switch cfg",
+        "git merge --no-edit cfg",
+        "git revert --no-edit HEAD",
+        "git cherry-pick cfg",
+        "git pull",
+        "git rebase main",
+    ] {
+        let verdict = p.check_shell(command, &s.root);
+        assert!(matches!(verdict, Verdict::Ask { cause: Some(Cause::UnknownFile(_)), .. }), "{command}: {verdict:?}");
+    }
+    for command in ["git switch -c topic", "git checkout -b topic", "git status", "git checkout README.md"] {
+        assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
+    }
+}
+
 /// A command an option runs may read anything: under Read rules alone it is asked about too.
 #[test]
 fn what_an_option_runs_is_asked_about_under_read_rules_alone() {
@@ -3741,13 +3767,17 @@ fn a_git_checkout_operand_naming_a_path_is_a_pathspec_without_its_dashes() {
     }
     for (command, part) in [
         // Deleted, it names no file but git puts it back, unless a branch is so named.
-        ("cd config && git checkout gone.ini", "`git` writes `gone.ini` unless it names a branch"),
+        (
+            "cd config && git checkout gone.ini",
+            "`git` writes `gone.ini` unless it names a branch, and the files that differ if it does",
+        ),
+        ("git checkout main", "`git` writes `main` unless it names a branch, and the files that differ if it does"),
         ("git checkout --pathspec-from-file=list", "`git` writes the paths its pathspec file names"),
         ("git restore --pathspec-from-file=list", "`git` writes the paths its pathspec file names"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
     }
-    for command in ["git checkout main", "git checkout -b feature config", "git restore --staged config/app.ini"] {
+    for command in ["git checkout -b feature config", "git restore --staged config/app.ini"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
