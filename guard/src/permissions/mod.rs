@@ -200,7 +200,7 @@ impl Verdict {
             None => format!("{ask}{rule} in {file}"),
             Some(Cause::Part(part)) => format!("{ask}{rule} in {file}: {part}"),
             // A word as written (`$x`), or a description of what runs one (`` `sed`'s script… ``).
-            Some(Cause::UnknownProgram(word)) if word.contains(' ') || word.starts_with('`') => format!(
+            Some(Cause::UnknownProgram(word)) if word.starts_with('`') => format!(
                 "{word}: what it runs is known only when the command runs, so it cannot be checked against {rule} in {file}"
             ),
             Some(Cause::UnknownProgram(word)) => format!(
