@@ -2,9 +2,10 @@
 //! double weight, symbol names) by bm25, and a file defining a symbol named
 //! as a query word earns up to that word's most again (see
 //! [`definition_bonus`]); before that the same formula is computed over a
-//! scan of the content, so an agent gets a ranked answer either way. Each ranked file shows the lines holding the most query words,
-//! a definition counting as one word more (the index stores each file's
-//! definitions; a scan runs the extractor over the files it shows).
+//! scan of the content, so an agent gets a ranked answer either way. Each
+//! ranked file shows the lines holding the most query words, a definition
+//! counting as one word more (the index stores each file's definitions; a
+//! scan runs the extractor over the files it shows).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -406,7 +407,7 @@ struct Ranked {
     definitions: Option<Vec<u64>>,
 }
 
-/// Orders by score then path, cuts to `max_results` and reads the best
+/// Orders by tier, score, then path, cuts to `max_results` and reads the best
 /// lines of each file; returns the matches and the number of files shown.
 fn finish(
     mut ranked: Vec<Ranked>,
