@@ -408,15 +408,15 @@ impl Reader {
         // A language without a grammar here has its comments found by a scan (PHP, Kotlin, shell…).
         let lexical = (*asked == Mode::Aggressive && language.is_none())
             .then(|| lean_ctx_outline::aggressive_without_grammar(std::path::Path::new(shown), &file.text));
-        // The default read of a file the session held whole in an older version says what changed,
-        // as a full re-read does: a map alone gave no sign its copy was stale (a QA pass).
         let (mode, mut note) = match (asked, &lexical) {
             (Mode::Auto, _) => auto_mode(&file.text, file_tokens, language.is_some(), surface),
             (_, Some(Err(why))) => aggressive_text(shown, why, &file.text, file_tokens, surface),
             (other, _) => (other.clone(), String::new()),
         };
-        // Where auto sends the whole file, a diff stands for it as for a full re-read (a map or a
-        // head only notes the change below: a diff would stand for more than auto sends).
+        // The default read of a file the session held whole in an older version says what changed
+        // (a map alone gave no sign its copy was stale, a QA pass): where auto sends the whole file,
+        // a diff stands for it as for a full re-read; a map or a head notes the change below (a diff
+        // would stand for more than auto sends).
         if *asked == Mode::Auto
             && mode == Mode::Full
             && let Some(diff) = self.changed_as_diff(ctx)
