@@ -333,6 +333,10 @@ impl Permissions {
     /// ask naming it. QA read a Read-denied file, and edited an Edit-denied one, through a hard
     /// link of another name.
     fn check_other_names(&self, path: &Path, kind: impl Fn(&Target) -> bool) -> Verdict {
+        // No `stat` where no rule of the kind could apply (a search checks every file it walks).
+        if !self.rules.iter().any(|rule| kind(&rule.target)) {
+            return Verdict::Allow;
+        }
         match other_names(path) {
             Some(names) => self.unchecked(kind, Cause::OtherNames { what: "the file".into(), names }),
             None => Verdict::Allow,
@@ -419,6 +423,9 @@ impl Permissions {
         if verdict != Verdict::Allow {
             return verdict;
         }
+        let is_bash = |target: &Target| matches!(target, Target::Bash(_));
+        let is_read: fn(&Target) -> bool = |target| matches!(target, Target::Read(_));
+        let is_edit: fn(&Target) -> bool = |target| matches!(target, Target::Edit(_));
         // A file a command reads or writes under another name (a hard link) is that file too.
         let linked = |named: &[files::Named], kind: fn(&Target) -> bool| {
             if !self.rules.iter().any(|rule| kind(&rule.target)) {
@@ -432,18 +439,13 @@ impl Permissions {
                 None => Verdict::Allow,
             }
         };
-        let is_read_rule: fn(&Target) -> bool = |target| matches!(target, Target::Read(_));
-        let is_edit_rule: fn(&Target) -> bool = |target| matches!(target, Target::Edit(_));
-        for verdict in [linked(&reads, is_read_rule), linked(&edits, is_edit_rule)] {
+        for verdict in [linked(&reads, is_read), linked(&edits, is_edit)] {
             if verdict != Verdict::Allow {
                 return verdict;
             }
         }
         let program =
             invocations.iter().find_map(|inv| inv.unknown_program.clone()).or(unknown_programs.into_iter().next());
-        let is_bash = |target: &Target| matches!(target, Target::Bash(_));
-        let is_read = |target: &Target| matches!(target, Target::Read(_));
-        let is_edit = |target: &Target| matches!(target, Target::Edit(_));
         let unknown = [
             program.map(|word| self.unchecked(is_bash, Cause::UnknownProgram(word))),
             unknown_reads.into_iter().next().map(|part| self.unchecked(is_read, Cause::UnknownFile(part))),

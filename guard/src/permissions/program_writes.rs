@@ -251,13 +251,36 @@ fn sed_script_unchecked(args: &[&str]) -> bool {
     if scripts.is_empty() && !from_file {
         scripts.extend(operands.first());
     }
-    from_file || scripts.iter().any(|script| script.split(['\n', ';']).any(sed_command_reaches))
+    from_file || scripts.iter().any(|script| sed_script_reaches(script))
 }
 
-/// Whether one sed command (its address and all) is `e`, `r`, `R`, `w` or `W`, or an `s` with
-/// the `e` or `w` flag.
-fn sed_command_reaches(command: &str) -> bool {
-    // The address: line numbers, `$`, `/regex/`, `\cregexc`, ranges, steps, negation, blocks.
+/// Whether a sed script holds a command [`sed_command_reaches`] takes. `a`, `i` and `c` take the
+/// rest of their line as text (`$a\` on, its next lines while each ends in `\`), which is no
+/// command (a QA pass: `sed '$a\<newline>end'` was asked about).
+fn sed_script_reaches(script: &str) -> bool {
+    let mut text_follows = false;
+    for line in script.lines() {
+        if text_follows {
+            text_follows = line.ends_with('\\');
+            continue;
+        }
+        for command in line.split(';') {
+            match sed_command(command).chars().next() {
+                Some('a' | 'i' | 'c') => {
+                    text_follows = line.ends_with('\\');
+                    break;
+                }
+                _ if sed_command_reaches(command) => return true,
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// One sed command past its address: line numbers, `$`, `/regex/`, `\cregexc`, ranges, steps,
+/// negation, blocks.
+fn sed_command(command: &str) -> &str {
     let mut rest = command.trim_start();
     loop {
         let before = rest;
@@ -272,10 +295,15 @@ fn sed_command_reaches(command: &str) -> bool {
         }
         rest = rest.trim_start_matches(['I', 'M']).trim_start();
         if rest == before {
-            break;
+            return rest;
         }
     }
-    let mut chars = rest.chars();
+}
+
+/// Whether one sed command (its address and all) is `e`, `r`, `R`, `w` or `W`, or an `s` with
+/// the `e` or `w` flag.
+fn sed_command_reaches(command: &str) -> bool {
+    let mut chars = sed_command(command).chars();
     match chars.next() {
         Some('e' | 'r' | 'R' | 'w' | 'W') => true,
         Some('s') => {
