@@ -74,6 +74,9 @@ pub struct Walk {
     pub expanded: Vec<DefId>,
 }
 
+/// How many method names a note on the calls a callers answer could not list names.
+const NOTE_NAMES: usize = 8;
+
 /// What a symbol names.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Lookup {
@@ -255,8 +258,13 @@ impl Graph {
             crate::graph::language_of(&entry.facts).is_some_and(|l| crate::builtin_method(l, &def.name))
         });
         let property = names(&|def, _| def.property);
+        // A deep walk may go on from many such methods: the first few are named, the rest counted.
         let listed = |names: &[&str], form: &dyn Fn(&str) -> String| {
-            names.iter().map(|name| form(name)).collect::<Vec<_>>().join(", ")
+            let mut text = names.iter().take(NOTE_NAMES).map(|name| form(name)).collect::<Vec<_>>().join(", ");
+            if names.len() > NOTE_NAMES {
+                text.push_str(&format!(" and {} more", names.len() - NOTE_NAMES));
+            }
+            text
         };
         let notes: Vec<String> = [
             (!builtin.is_empty()).then(|| {

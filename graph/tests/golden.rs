@@ -5,7 +5,7 @@
 //! `UPDATE_GOLDEN=1 cargo test -p lean-ctx-graph --test golden` rewrites the expected files;
 //! review the diff before committing it.
 
-use lean_ctx_graph::{Graph, Interrupt, Interrupted, Lookup, RefKind};
+use lean_ctx_graph::{DefId, Graph, Interrupt, Interrupted, Lookup, RefKind};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -1016,6 +1016,28 @@ fn a_deeper_callers_walk_says_what_it_could_not_list_at_every_level() {
         Some(
             "calls of `.get()`, `.items()` on values of unknown type are not listed: built-in types have methods of \
              these names too"
+        )
+    );
+}
+
+/// A deep walk may go on from many built-in-named methods: the note names eight and counts the rest.
+#[test]
+fn the_note_on_unlisted_calls_names_eight_methods_and_counts_the_rest() {
+    let names = ["append", "clear", "copy", "get", "items", "keys", "pop", "split", "update", "values"];
+    let methods: String = names.iter().map(|name| format!("    def {name}(self):\n        return 1\n")).collect();
+    let graph = project(&[("shop/bag.py", &format!("class Bag:\n{methods}"))]);
+    let ids: Vec<DefId> = names
+        .iter()
+        .flat_map(|name| match graph.lookup(&format!("Bag.{name}"), None) {
+            Lookup::Found(ids) => ids,
+            other => panic!("Bag.{name}: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        graph.unclaimed_calls(&ids).as_deref(),
+        Some(
+            "calls of `.append()`, `.clear()`, `.copy()`, `.get()`, `.items()`, `.keys()`, `.pop()`, `.split()` and 2 \
+             more on values of unknown type are not listed: built-in types have methods of these names too"
         )
     );
 }
