@@ -332,7 +332,8 @@ fn skip_delimited(text: &str, delimiter: char) -> &str {
 
 /// What of git's own options runs a shell command (a second QA pass cat'ed .env and removed files
 /// under `Bash(rm:*)` through each): `rebase -x`/`--exec`, the program the other side runs
-/// for a local transport (`--upload-pack`, clone's and fetch's `-u`, `--receive-pack`, `--exec`),
+/// for a local transport (`--upload-pack`, clone's `-u` — fetch's and pull's `-u` is
+/// `--update-head-ok` — `--receive-pack`, `--exec`),
 /// `submodule foreach`, and an `ext::` URL, whose text is a command. Long options as git reads
 /// them, cut to a prefix.
 fn git_runs_command(args: &[&str]) -> Option<String> {
@@ -358,7 +359,7 @@ fn git_runs_command(args: &[&str]) -> Option<String> {
         let runs = match subcommand {
             "rebase" => long(&["exec"]) || short('x'),
             "clone" | "fetch" | "pull" | "ls-remote" => {
-                long(&["upload-pack"]) || (subcommand != "ls-remote" && short('u'))
+                long(&["upload-pack", "exec"]) || (subcommand == "clone" && short('u'))
             }
             "push" | "send-pack" => long(&["receive-pack", "exec"]),
             "archive" => long(&["exec"]),
@@ -807,13 +808,20 @@ fn puts_back_work_tree(subcommand: &str, rest: &[&str]) -> bool {
 
 /// What a git command that moves the work tree to other commits writes: the tracked files that
 /// differ, known only when it runs (a QA pass wrote an Edit-denied file through each of these).
-/// `switch -c NEW` with no start point writes nothing.
+/// `switch -c NEW` with no start point writes nothing; `checkout -b NEW REV` (`-B`, `--orphan`) writes
+/// what differs in REV.
 fn writes_what_differs(subcommand: &str, rest: &[&str]) -> Option<String> {
     let operands = rest.iter().filter(|arg| !arg.starts_with('-')).count();
     let creates_here =
         rest.iter().any(|arg| matches!(*arg, "-c" | "-C" | "--create" | "--force-create")) && operands <= 1;
+    let checkout_creates_from = || {
+        let parsed = CHECKOUT.parse(rest);
+        let creates = [Name::Short('b'), Name::Short('B'), Name::Long("orphan")].iter().any(|&n| parsed.has(n));
+        creates && parsed.operands.len() == 1 && !rest.contains(&"--")
+    };
     match subcommand {
         "switch" if !creates_here => {}
+        "checkout" if checkout_creates_from() => {}
         "merge" | "revert" | "cherry-pick" | "pull" | "rebase" | "am" => {}
         _ => return None,
     }
@@ -1055,7 +1063,9 @@ mod tests {
         assert_eq!(of("git", "checkout HEAD a"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("git", "checkout main"), Some((vec![], None, false)));
         assert_eq!(of("git", "checkout ."), Some((vec![], Some(vec![1]), false)));
-        assert_eq!(of("git", "checkout -b new origin/main"), None);
+        // A branch made from another commit is switched to it: what differs is written.
+        assert_eq!(of("git", "checkout -b new origin/main"), Some((vec![], None, true)));
+        assert_eq!(of("git", "checkout -b new"), None);
         assert_eq!(of("git", "restore --source=HEAD a"), Some((vec![], Some(vec![2]), false)));
         assert_eq!(of("git", "restore --staged a"), None);
         assert_eq!(of("git", "apply p.diff"), Some((vec![], None, true)));

@@ -2644,6 +2644,10 @@ fn git_commands_moving_the_work_tree_to_other_commits_are_asked_about_under_edit
         "git cherry-pick cfg",
         "git pull",
         "git rebase main",
+        // A branch made from another commit is switched to it.
+        "git checkout -b topic cfg",
+        "git checkout -qB topic cfg",
+        "git checkout --orphan fresh cfg",
     ] {
         let verdict = p.check_shell(command, &s.root);
         assert!(matches!(verdict, Verdict::Ask { cause: Some(Cause::UnknownFile(_)), .. }), "{command}: {verdict:?}");
@@ -3777,7 +3781,7 @@ fn a_git_checkout_operand_naming_a_path_is_a_pathspec_without_its_dashes() {
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown_file(rule, &file, part), "{command}");
     }
-    for command in ["git checkout -b feature config", "git restore --staged config/app.ini"] {
+    for command in ["git checkout -b feature", "git restore --staged config/app.ini"] {
         assert_eq!(p.check_shell(command, &s.root), Verdict::Allow, "{command}");
     }
 }
@@ -3892,6 +3896,8 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         ("zip -T --unz='rm victim.txt' z.zip src/a.rs", "`zip -TT`'s command"),
         ("zip -TqTT 'rm victim.txt' z.zip src/a.rs", "`zip -TT`'s command"),
         ("RSYNC_RSH='sh -c \"rm x\" #' rsync -a src/a.rs qa:x", "RSYNC_RSH=sh -c \"rm x\" # (a command rsync runs)"),
+        // ls-remote's hidden synonym of --upload-pack.
+        ("git ls-remote --exec='rm x; git-upload-pack' .", "`git ls-remote`'s command"),
     ] {
         assert_eq!(p.check_shell(command, &s.root), unknown(part), "{command}");
     }
@@ -3910,6 +3916,9 @@ fn options_running_a_command_are_asked_about_where_bash_rules_exist() {
         "sed '/x/c rewritten; e' src/a.rs",
         "ssh -o ConnectTimeout=5 x true",
         "git fetch origin",
+        // fetch's and pull's `-u` is --update-head-ok, no program.
+        "git fetch -u origin main:main",
+        "git pull -u origin main",
         "git rebase main",
         "git clone https://example.com/r.git /tmp/r",
         "git submodule update --init",
