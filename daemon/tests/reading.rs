@@ -24,11 +24,13 @@ struct Holding {
     whole: bool,
     /// It read this version whole once, though it may hold it only as a diff base now.
     received: bool,
+    /// A diff moved it on since it was read or written.
+    diffed: bool,
 }
 
 impl Holding {
     fn whole(hash: blake3::Hash) -> Holding {
-        Holding { hash, whole: true, received: true }
+        Holding { hash, whole: true, received: true, diffed: false }
     }
 }
 
@@ -179,11 +181,15 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
             let base = &texts[&had.hash];
             // A version it read whole but no longer holds (a failed edit since) is said to be one, and so
             // is a base its own edit made of a file it had not read whole.
-            let no_change = match (had.whole, had.received) {
-                (true, _) => no_change,
-                (false, true) => format!("[no change in {file} since you last read it]\n"),
-                (false, false) => {
+            let no_change = match (had.whole, had.received, had.diffed) {
+                (true, _, _) => no_change,
+                (false, true, false) => format!("[no change in {file} since you last read it]\n"),
+                (false, true, true) => format!("[no change in {file} since the last diff you were sent]\n"),
+                (false, false, false) => {
                     format!("[no change in {file} since your edit of it; a full read sends the rest]\n")
+                }
+                (false, false, true) => {
+                    format!("[no change in {file} since the last diff you were sent; a full read sends the rest]\n")
                 }
             };
             match *base == text {
@@ -198,7 +204,10 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
                     assert!(base.lines().any(|l| l == removed), "{at}: -{removed} was not in the diff base");
                 }
             }
-            *holding = Some(Holding { hash, ..had });
+            *holding = Some(match had.whole {
+                true => Holding::whole(hash),
+                false => Holding { hash, diffed: had.diffed || had.hash != hash, ..had },
+            });
         }
         mode if mode.starts_with("lines:") => {
             let (start, end) = ask.range().expect("a range");
@@ -253,11 +262,11 @@ fn stub_appears_exactly_when_the_session_holds_the_current_content_whole() {
                             let before_hash = blake3::hash(before.as_bytes());
                             let holding = match held {
                                 Some(held) if held.hash == before_hash => {
-                                    Holding { hash, whole: held.whole, received: held.whole }
+                                    Holding { hash, whole: held.whole, received: held.whole, diffed: false }
                                 }
                                 // Changed since it last saw it: what it saw stays its diff base.
                                 Some(held) => Holding { whole: false, ..held },
-                                None => Holding { hash, whole: false, received: false },
+                                None => Holding { hash, whole: false, received: false, diffed: false },
                             };
                             texts.insert(hash, after);
                             model.insert((session, f), holding);
@@ -417,6 +426,9 @@ fn a_session_that_held_part_of_the_file_diffs_from_its_edit_but_reads_in_full() 
     let diff = p.read("s", "q.rs", "diff", false);
     assert!(diff.content.contains("+fn item_90() -> u32 { 1 }") && !diff.content.contains("item_10"), "{diff:?}");
     assert_eq!(diff.raw_tokens, diff.sent_tokens, "{diff:?}");
+    // QA: the next diff said it started from the session's edit, which the last diff had moved on.
+    let again = p.read("s", "q.rs", "diff", false);
+    assert_eq!(again.content, "[no change in q.rs since the last diff you were sent; a full read sends the rest]\n");
     let full = p.read("s", "q.rs", "full", false);
     assert!(!full.stub && full.mode == "full" && full.content == theirs, "it never had the rest: {full:?}");
     assert!(p.read("s", "q.rs", "full", false).stub, "now it has it whole");

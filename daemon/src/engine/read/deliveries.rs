@@ -41,16 +41,18 @@ pub struct Held {
     /// as holding it (a failed edit since); otherwise it only wrote it over a
     /// part. Says what a `diff` starts from.
     pub received: bool,
+    /// A `diff` last moved this base on (it is no longer what the session read or wrote).
+    pub diffed: bool,
 }
 
 impl Held {
     pub fn whole(hash: blake3::Hash) -> Held {
-        Held { hash, whole: true, received: true }
+        Held { hash, whole: true, received: true, diffed: false }
     }
 
     /// What a session's own edit wrote over a file it had seen in part.
     pub fn diff_base(hash: blake3::Hash) -> Held {
-        Held { hash, whole: false, received: false }
+        Held { hash, whole: false, received: false, diffed: false }
     }
 
     /// The same content as a diff base only: the next read sends it.
@@ -125,7 +127,7 @@ impl Deliveries {
             (None, _) => Held::whole(after),
             // What it wrote is its base; a base it read whole stays one only while it holds it whole.
             (Some(before), Some(held)) if held.hash == before => {
-                Held { hash: after, whole: held.whole, received: held.whole }
+                Held { hash: after, whole: held.whole, received: held.whole, diffed: false }
             }
             (Some(_), Some(held)) => held.no_longer_whole(),
             (Some(_), None) => Held::diff_base(after),

@@ -347,7 +347,9 @@ impl Reader {
         };
         let holds = match render.holds {
             Holds::Whole => Some(Held::whole(file.hash)),
-            Holds::DiffBase(held) => Some(Held { hash: file.hash, ..held }),
+            Holds::DiffBase(held) => {
+                Some(Held { hash: file.hash, diffed: held.diffed || held.hash != file.hash, ..held })
+            }
             Holds::AsBefore => None,
         };
         self.keep(session, loaded, holds);

@@ -166,13 +166,18 @@ pub fn reference(shown: &str, lines: u32, tokens: usize, language: &str) -> Stri
 /// one line saying so when nothing changed. The base is said as it is: the
 /// version the session has, one it read whole but no longer counts as
 /// holding (an edit of it failed since, or someone changed the file under
-/// its own edit), or only what its own edit wrote over a file it had seen in
-/// part, rather than claim the session has the file.
+/// its own edit), only what its own edit wrote over a file it had seen in
+/// part, or what a diff last brought that base to, rather than claim the
+/// session has the file.
 pub fn diff(shown: &str, old: &str, new: &str, base: Held) -> String {
-    let (unchanged, since) = match (base.whole, base.received) {
-        (true, _) => ("since the version you have", "the version you have"),
-        (false, true) => ("since you last read it", "as you last read it"),
-        (false, false) => ("since your edit of it; a full read sends the rest", "as your edit left it"),
+    let (unchanged, since) = match (base.whole, base.received, base.diffed) {
+        (true, _, _) => ("since the version you have", "the version you have"),
+        (false, true, false) => ("since you last read it", "as you last read it"),
+        (false, true, true) => ("since the last diff you were sent", "as of your last diff"),
+        (false, false, false) => ("since your edit of it; a full read sends the rest", "as your edit left it"),
+        (false, false, true) => {
+            ("since the last diff you were sent; a full read sends the rest", "as of your last diff")
+        }
     };
     if old == new {
         return format!("[no change in {shown} {unchanged}]\n");
@@ -245,6 +250,15 @@ mod tests {
             diff("x.rs", old, old, edited),
             "[no change in x.rs since your edit of it; a full read sends the rest]\n"
         );
+        // QA: once a diff moved that base on, the next one still said it started from the edit.
+        let diffed = Held { diffed: true, ..edited };
+        assert!(diff("x.rs", old, new, diffed).starts_with("--- a/x.rs (as of your last diff)"));
+        assert_eq!(
+            diff("x.rs", old, old, diffed),
+            "[no change in x.rs since the last diff you were sent; a full read sends the rest]\n"
+        );
+        let read_then_diffed = Held { diffed: true, ..read };
+        assert_eq!(diff("x.rs", old, old, read_then_diffed), "[no change in x.rs since the last diff you were sent]\n");
     }
 
     #[test]
