@@ -141,9 +141,11 @@ impl<'t> Scan<'t> {
         i.checked_sub(1).and_then(|j| self.byte(j))
     }
 
-    /// Whether `i` starts a token: the byte before it cannot be part of one.
+    /// Whether `i` starts a token: no letter or digit before it. A `-` or `_` may join a token to
+    /// the word before (`key-sk_live_…`, `STRIPE_sk_live_…`): the formats' own prefixes and bodies
+    /// are strict enough to stand alone there (a QA pass saw such tokens kept in the clear).
     pub(crate) fn token_start(&self, i: usize) -> bool {
-        self.before(i).is_none_or(|b| !B64URL.has(b))
+        self.before(i).is_none_or(|b| !b.is_ascii_alphanumeric())
     }
 
     /// End of the maximal run of `class` bytes starting at `from`.

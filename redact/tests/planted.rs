@@ -72,3 +72,31 @@ fn a_secret_found_once_is_masked_wherever_the_text_repeats_it() {
     assert_eq!(lines, [1, 2, 3]);
     assert!(redactor.redact("password: Zq9#xT\nZq9#xT\n").found.iter().all(|(_, n)| *n <= 1));
 }
+
+/// QA: a token written after a word and a `-` or `_` (`key-sk_live_…`, `id_AKIA…`) was kept in
+/// the clear, its format read only at a token's start. Every kind found by its shape is masked
+/// there too, the word before it kept (URLs, whose scheme the word would change, aside).
+#[test]
+fn a_token_joined_to_a_word_by_a_dash_or_underscore_is_masked() {
+    let redactor = Redactor::new();
+    let logged = testing::planted_corpus(14, 4)
+        .into_iter()
+        .filter(|p| p.text.contains(" connecting with ") && !p.text.contains("://"));
+    let mut kinds = std::collections::BTreeSet::new();
+    for p in logged {
+        for joint in ["key-", "id_"] {
+            let text = p.text.replace(" connecting with ", &format!(" connecting with {joint}"));
+            let out = redactor.redact(&text);
+            let joined = testing::Planted { text: text.clone(), ..p.clone() };
+            let kept = out.text.contains(&format!("with {joint}"));
+            assert!(
+                testing::check(&joined, &out.text).is_ok() && kept,
+                "{} after {joint}:\n{text}\n{}",
+                p.kind,
+                out.text
+            );
+        }
+        kinds.insert(p.kind);
+    }
+    assert!(kinds.len() >= 12, "only {kinds:?} are planted in a log line: {}", kinds.len());
+}
