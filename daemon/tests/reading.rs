@@ -953,6 +953,33 @@ fn an_edit_by_line_numbers_of_a_file_changed_since_it_was_read_is_refused() {
     assert_eq!(p.text("l.txt"), "zero\na1\na2\na3 (edited)\na4 (edited)\n");
 }
 
+/// QA: after another process inserted a line above, a text edit (matched by content, so it went
+/// ahead) made the session count as having the new numbers, and its next edit by number replaced
+/// the line above the one it meant. The numbers stay those of the version it saw.
+#[test]
+fn a_text_edit_of_a_changed_file_does_not_lend_the_session_its_new_line_numbers() {
+    let p = Project::new();
+    p.write("t.txt", "line1\nline2\nline3\nline4\n");
+    p.read("s", "t.txt", "full", false);
+    p.write("t.txt", "EXTERNAL\nline1\nline2\nline3\nline4\n");
+    let by_text = EditParams {
+        path: "t.txt".into(),
+        old_string: "line2\n".into(),
+        new_string: "LINE2\n".into(),
+        ..Default::default()
+    };
+    p.engine.edit(&p.caller("s"), &by_text).unwrap();
+    let by_number =
+        EditParams { path: "t.txt".into(), new_string: "THREE".into(), lines: Some((3, 3)), ..Default::default() };
+    let e = p.engine.edit(&p.caller("s"), &by_number).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::FailedPrecondition, "{e}");
+    assert_eq!(p.text("t.txt"), "EXTERNAL\nline1\nLINE2\nline3\nline4\n", "no line replaced");
+    // Once it has seen the file as it is, its numbers are good again.
+    p.read("s", "t.txt", "full", false);
+    p.engine.edit(&p.caller("s"), &EditParams { lines: Some((4, 4)), ..by_number }).unwrap();
+    assert_eq!(p.text("t.txt"), "EXTERNAL\nline1\nLINE2\nTHREE\nline4\n");
+}
+
 /// QA: a range, signatures or map read gives the line numbers an agent edits by, but only a whole
 /// read held the edit to its version, so a line inserted above by another process sent the edit
 /// to other lines; and once refused, a range re-read of the new version did not lift the refusal.

@@ -209,10 +209,11 @@ impl Engine {
         // A new file holds no secret a marker could stand for.
         let new = self.restored(config, "", params, &params.path)?;
         readable_after(&new, config, &params.path)?;
-        if path.exists() {
-            return Err(EngineError::precondition(format!("{} was created meanwhile", params.path)));
-        }
-        write_atomically(path, &new, 0o644)?;
+        let still_absent = || match path.exists() {
+            false => Ok(()),
+            true => Err(EngineError::precondition(format!("{} was created meanwhile", params.path))),
+        };
+        write_atomically(path, &new, 0o644, &still_absent)?;
         let text: Arc<str> = Arc::from(&*new);
         let hash = blake3::hash(text.as_bytes());
         self.reader.deliveries.edited(SessionIn { project: &scope.root, id: caller.session }, path, None, hash);
@@ -324,21 +325,26 @@ impl Engine {
         stop.check(&not_applied)?;
         let tokens_after = self.tokens.count(&after) as u64;
         stop.check(&not_applied)?;
-        // Preimage check: another process may have written the file
-        // since it was loaded; never overwrite what we did not read.
-        let now = std::fs::read(path).map_err(|e| EngineError::internal(format!("cannot re-read {shown}: {e}")))?;
-        if blake3::hash(&now) != before.hash {
-            return Err(EngineError::precondition(format!(
-                "{shown} changed on disk while the edit was prepared; read it again and retry"
-            )));
-        }
+        // Preimage check: another process may have written the file since it was loaded; never
+        // overwrite what we did not read. Made again last thing before the write lands (a QA
+        // pass's appends every 30 ms were lost in the time the new file took to write and sync).
+        let unchanged = || {
+            let now = std::fs::read(path).map_err(|e| EngineError::internal(format!("cannot re-read {shown}: {e}")))?;
+            match blake3::hash(&now) == before.hash {
+                true => Ok(()),
+                false => Err(EngineError::precondition(format!(
+                    "{shown} changed on disk while the edit was prepared; it was not edited: read it again and retry"
+                ))),
+            }
+        };
+        unchanged()?;
         let meta = std::fs::metadata(path).ok();
         let mode = meta.as_ref().map_or(0o644, |m| m.permissions().mode());
         match meta.is_some_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1) {
             // A file with other hard links is written in place, as editors do: a rename would give
             // this name a new file and leave the other names on the old content.
             true => write_in_place(path, &after)?,
-            false => write_atomically(path, &after, mode)?,
+            false => write_atomically(path, &after, mode, &unchanged)?,
         }
         let after_hash = blake3::hash(after.as_bytes());
         let outcome = EditOutcome {
@@ -595,22 +601,29 @@ fn line_list(lines: &[usize]) -> String {
 }
 
 /// Writes `text` to a temporary file beside `path`, then renames it over
-/// `path`: readers see the old or the new file, never a mix.
-fn write_atomically(path: &Path, text: &str, mode: u32) -> EngineResult<()> {
+/// `path` if `ready` still agrees once the new file is on disk: readers see
+/// the old or the new file, never a mix.
+fn write_atomically(path: &Path, text: &str, mode: u32, ready: &dyn Fn() -> EngineResult<()>) -> EngineResult<()> {
     let dir = path.parent().unwrap_or(Path::new("/"));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.lctx-{}.tmp", std::process::id()));
-    let result = (|| {
+    let written = (|| {
         let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(text.as_bytes())?;
         f.set_permissions(std::fs::Permissions::from_mode(mode))?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        f.sync_all()
     })();
-    result.map_err(|e| {
+    let result = written
+        .map_err(|e| EngineError::internal(format!("cannot write {}: {e}", path.display())))
+        .and_then(|()| ready())
+        .and_then(|()| {
+            std::fs::rename(&tmp, path)
+                .map_err(|e| EngineError::internal(format!("cannot write {}: {e}", path.display())))
+        });
+    if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
-        EngineError::internal(format!("cannot write {}: {e}", path.display()))
-    })
+    }
+    result
 }
 
 /// Writes `text` over the file at `path` itself (truncated, then written): the same file, every
@@ -628,6 +641,29 @@ fn write_in_place(path: &Path, text: &str) -> EngineResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A QA pass lost lines another process appended while an edit's new file was written and
+    /// synced: the check that the file is as read is made again just before the rename.
+    #[test]
+    fn a_write_that_lands_while_the_new_file_is_written_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, "old\n").unwrap();
+        let appended_meanwhile = || {
+            std::fs::write(&path, "old\nappended\n").unwrap();
+            match std::fs::read_to_string(&path).unwrap() == "old\n" {
+                true => Ok(()),
+                false => Err(EngineError::precondition("changed".to_string())),
+            }
+        };
+        let e = write_atomically(&path, "new\n", 0o644, &appended_meanwhile).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::FailedPrecondition);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\nappended\n", "the other write is kept");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, ["f.txt"], "no temporary file left behind");
+        write_atomically(&path, "new\n", 0o644, &|| Ok(())).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+    }
 
     #[test]
     fn a_line_holding_several_matches_is_named_once_with_its_count() {

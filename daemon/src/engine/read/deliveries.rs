@@ -116,14 +116,21 @@ impl Deliveries {
     /// holds `after` as it held `before` (whole, or as a diff base), or as a
     /// diff base if it held nothing. If it held another version, the file
     /// changed since it last saw it: that version stays its diff base, so
-    /// its next `diff` shows that change too rather than "no change".
+    /// its next `diff` shows that change too rather than "no change", and
+    /// the line numbers it has stay those of what it saw (a QA pass's edit by
+    /// number after a text edit of a changed file landed on the wrong line).
     pub fn edited(&self, session: SessionIn<'_>, path: &Path, before: Option<blake3::Hash>, after: blake3::Hash) {
         if session.id.is_empty() {
             return;
         }
         let mut records = self.records.lock();
         let key = key(session, path);
-        let held = match (before, records.get(&key).and_then(|record| record.held)) {
+        let record = records.get(&key);
+        let seen = match (before, record) {
+            (Some(before), Some(record)) if record.seen != before => record.seen,
+            _ => after,
+        };
+        let held = match (before, record.and_then(|record| record.held)) {
             (None, _) => Held::whole(after),
             // What it wrote is its base; a base it read whole stays one only while it holds it whole.
             (Some(before), Some(held)) if held.hash == before => {
@@ -132,7 +139,7 @@ impl Deliveries {
             (Some(_), Some(held)) => held.no_longer_whole(),
             (Some(_), None) => Held::diff_base(after),
         };
-        records.insert(key, Record { held: Some(held), seen: after }, 1);
+        records.insert(key, Record { held: Some(held), seen }, 1);
     }
 
     /// `session` never received what was recorded for `path` (its call was
