@@ -218,6 +218,9 @@ fn a_masked_read_books_the_note_it_sends() {
     let sent = tokens(&view.content) + tokens(&framing::note(&view.note));
     assert_eq!(view.sent_tokens, sent);
     assert_eq!(gain(&p, "none"), BTreeMap::from([(None, (1, tokens(&text), sent))]));
+    // QA: a marker written into the file as text was counted as a secret shown.
+    p.write("cfg.py", &format!("{text}OTHER = \"[REDACTED:openai_key]\"\n"));
+    assert_eq!(p.read("t", "cfg.py", "full", false).redacted, 1, "one real secret");
 }
 
 #[test]

@@ -403,10 +403,10 @@ impl Engine {
         self.guard.redaction.restore(config, replaced, &params.new_string).map_err(|marker| {
             let surface = params.surface;
             EngineError::invalid(format!(
-                "{} puts {marker} on a line that no longer reads as it did up to the marker, and the secret \
-                 it stood for in the replaced text is written back nowhere: {shown} would lose it. Keep the \
-                 text before each marker on its line as it was shown (indentation may change), or write the \
-                 real value",
+                "{} puts {marker} where it stands for no secret of the replaced text (its line no longer reads \
+                 as it did up to the marker, or the secret there is of another kind), and a secret of the \
+                 replaced text is written back nowhere: {shown} would lose it. Keep each marker as it was shown, \
+                 with the text before it on its line (indentation may change), or write the real value",
                 surface.new_text()
             ))
         })

@@ -39,9 +39,10 @@ impl Redaction {
     /// was means the secret stays. A marker stands for the secret of its kind whose line, up to the
     /// marker, reads the same in the masked view (`DEV_TOKEN = "` — indentation aside), so lines
     /// moved, deleted or swapped keep their own secrets; lines that read the same pair in order.
-    /// A marker that stands for no secret is the text it is (a test, a doc), unless a secret of its
-    /// kind in `replaced` was given back nowhere: then the edit likely moved it onto a changed
-    /// line, and writing the mask would lose it; `Err` names that marker.
+    /// A marker that stands for no secret is the text it is (a test, a doc), unless a secret in
+    /// `replaced` was given back nowhere: then the edit likely moved it onto a changed line or
+    /// wrote another kind's marker over it (a QA pass lost a GitHub token under an `openai_key`
+    /// marker), and writing the mask would lose it; `Err` names that marker.
     pub fn restore<'n>(&self, config: &Config, replaced: &str, new: &'n str) -> Result<Cow<'n, str>, String> {
         if !config.redaction || !lean_ctx_redact::contains_marker(new) {
             return Ok(Cow::Borrowed(new));
@@ -91,11 +92,10 @@ impl Redaction {
             last = marker.end;
         }
         out.push_str(&new[last..]);
-        let lost =
-            |wanted: &str| secrets.iter().zip(&given).any(|((secret, _), given)| !given && secret.marker == wanted);
-        match literal.into_iter().find(|wanted| lost(wanted)) {
-            Some(marker) => Err(marker.to_string()),
-            None => Ok(Cow::Owned(out)),
+        let lost = given.iter().any(|given| !given);
+        match literal.first() {
+            Some(marker) if lost => Err(marker.to_string()),
+            _ => Ok(Cow::Owned(out)),
         }
     }
 
@@ -206,6 +206,10 @@ mod tests {
         // A marker moved onto a changed line while its secret is given back nowhere: refused, the
         // secret would be lost.
         assert_eq!(restore("print(\"[REDACTED:github_token]\")\n").unwrap_err(), "[REDACTED:github_token]");
+        // QA: another kind's marker where a secret was, that secret given back nowhere: refused too
+        // (it was written, and the token lost).
+        let other_kind = dev_line.replace("github_token", "openai_key");
+        assert_eq!(restore(&format!("{prod_line}\n{other_kind}\n")).unwrap_err(), "[REDACTED:openai_key]");
         // A marker for no secret at all (a test's expectation, a doc) is text.
         let doc = "assert out == \"KEY=[REDACTED:api_key]\"\n";
         assert_eq!(redaction.restore(&config, "", doc).unwrap(), doc);

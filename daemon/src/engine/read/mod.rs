@@ -660,7 +660,8 @@ pub type Mask<'a> = dyn Fn(&str) -> Option<MaskedLines> + 'a;
 const MASKED_OUTLINES: &[u8; 32] = b"lean-ctxd outline of masked text";
 
 /// How many of a masked file's secrets the view shows: those on the lines a range shows, else
-/// the markers the view holds (an outline or a diff is no span of lines).
+/// the markers the view holds (an outline or a diff is no span of lines), never more than the file
+/// holds (a QA pass's file with a marker written into it as text counted it as a secret).
 fn secrets_shown(masked: &MaskedLines, render: &Rendered) -> u32 {
     let count = match &render.mode {
         Mode::Lines(ranges) => masked
@@ -669,7 +670,7 @@ fn secrets_shown(masked: &MaskedLines, render: &Rendered) -> u32 {
             .map(|marker| &marker.lines)
             .filter(|span| ranges.iter().any(|&(start, end)| start <= *span.end() && *span.start() <= end))
             .count(),
-        _ => lean_ctx_redact::markers(&render.text).count(),
+        _ => lean_ctx_redact::markers(&render.text).count().min(masked.markers.len()),
     };
     u32::try_from(count).unwrap_or(u32::MAX)
 }
