@@ -114,7 +114,8 @@ fn check_read(p: &Project, step: &Step<'_>, holding: &mut Option<Holding>, texts
     if let Some((start, _)) = ask.range().filter(|(start, _)| *start > lines) {
         let e = result.expect_err(at);
         assert_eq!(e.kind, ErrorKind::InvalidArgument, "{at}: {e}");
-        assert!(e.message.contains(&format!("{file} has {lines} lines; line {start} is past the end")), "{at}: {e}");
+        let length = if lines == 1 { "1 line".to_string() } else { format!("{lines} lines") };
+        assert!(e.message.contains(&format!("{file} has {length}; line {start} is past the end")), "{at}: {e}");
         return;
     }
     let view: View = result.unwrap_or_else(|e| panic!("{at}: {e}"));
@@ -794,7 +795,7 @@ fn bad_input_gets_a_clear_error() {
         ("bin.dat", "full", ErrorKind::InvalidArgument, "binary file"),
         ("../outside.txt", "full", ErrorKind::PermissionDenied, "allow_paths"),
         ("ok.txt", "summary", ErrorKind::InvalidArgument, "valid modes: full, lines:N-M"),
-        ("ok.txt", "lines:5-9", ErrorKind::InvalidArgument, "has 1 lines"),
+        ("ok.txt", "lines:5-9", ErrorKind::InvalidArgument, "has 1 line;"),
         ("ok.txt", "lines:3-1", ErrorKind::InvalidArgument, "bad line range"),
     ];
     for (path, mode, kind, needle) in cases {

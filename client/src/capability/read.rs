@@ -47,8 +47,11 @@ pub fn parse_mode(text: &str) -> Result<(ReadMode, Vec<LineRange>)> {
     for part in spec.split(',') {
         let part = part.trim();
         let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let start: u32 = a.trim().parse().map_err(|_| bad(&format!("`{part}` is not a range")))?;
-        let end: u32 = b.trim().parse().map_err(|_| bad(&format!("`{part}` is not a range")))?;
+        // A number too large for a line is read as "to the end" (as an end past the file is); a QA
+        // pass's `1-99999999999` was called "not a range".
+        let number = |n: &str| n.trim().parse::<u64>().map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+        let start = number(a).map_err(|_| bad(&format!("`{part}` is not a range")))?;
+        let end = number(b).map_err(|_| bad(&format!("`{part}` is not a range")))?;
         if start == 0 {
             return Err(bad(&format!("`{part}` starts at 0, and lines start at 1")));
         }
@@ -161,6 +164,9 @@ mod tests {
         assert_eq!(mode, ReadMode::Lines);
         assert_eq!(ranges, vec![LineRange { start: 3, end: 9 }, LineRange { start: 20, end: 20 }]);
         assert_eq!(mode_label(mode, &ranges), "lines:3-9,20-20");
+        // A number too large for a line runs to the end; the engine says the file's length.
+        let (_, huge) = parse_mode("lines:1-99999999999").unwrap();
+        assert_eq!(huge, vec![LineRange { start: 1, end: u32::MAX }]);
         for bad in ["lines:", "lines:0-3", "lines:9-3", "lines:a-b", "outline"] {
             assert!(matches!(parse_mode(bad), Err(Error::Usage(_))), "{bad}");
         }

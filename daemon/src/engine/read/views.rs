@@ -116,7 +116,8 @@ pub fn lines(
     let mut covered = vec![false; all.len()];
     let mut selection = Selection { text: String::new(), plain: String::new(), complete: false };
     if let Some(&(start, _)) = ranges.iter().find(|(start, _)| *start > total) {
-        return Err(EngineError::invalid(format!("{shown} has {total} lines; line {start} is past the end")));
+        let length = if total == 1 { "1 line".to_string() } else { format!("{total} lines") };
+        return Err(EngineError::invalid(format!("{shown} has {length}; line {start} is past the end")));
     }
     for (start, end) in joined(ranges, total) {
         selection.text.push_str(&format!("[lines {start}-{end} of {total}]\n"));
