@@ -2,7 +2,10 @@
 //! process is made a child subreaper, so a descendant that detaches (setsid,
 //! a double fork) is reparented to it instead of to init and stays findable
 //! below it in /proc for as long as the command's process lives. Timeout
-//! and cancel end that whole tree, not only the process group.
+//! and cancel end that whole tree, not only the process group. The command
+//! also leads a session of its own: once it has ended by itself, what it
+//! left running in that session (in any process group: `timeout` and
+//! `set -m` make their own) is ended too, where the tree is gone.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -19,27 +22,46 @@ pub fn become_subreaper() -> std::io::Result<()> {
     if rc == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
 }
 
-/// The parent and whether the process has ended (a zombie waiting to be
-/// reaped), from the text of /proc/PID/stat. The command name in
-/// parentheses may hold spaces and parentheses itself, so fields are
-/// counted after the last `)`.
-fn parent_and_ended(stat: &str) -> Option<(libc::pid_t, bool)> {
+/// What /proc/PID/stat says of a process.
+#[derive(Debug, PartialEq)]
+struct Stat {
+    parent: libc::pid_t,
+    session: libc::pid_t,
+    /// Ended, a zombie waiting to be reaped.
+    ended: bool,
+}
+
+/// The command name in parentheses may hold spaces and parentheses itself,
+/// so fields are counted after the last `)`: state, parent, group, session.
+fn parse_stat(stat: &str) -> Option<Stat> {
     let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
     let state = fields.next()?;
     let parent = fields.next()?.parse().ok()?;
-    Some((parent, matches!(state, "Z" | "X")))
+    let session = fields.nth(1)?.parse().ok()?;
+    Some(Stat { parent, session, ended: matches!(state, "Z" | "X") })
+}
+
+/// The processes in /proc, with pids only above `above` unless pids have wrapped around past it
+/// since (the last pid handed out is below it): everything a command started after its own
+/// process is above it, and listing the directory costs a fraction of reading every process's
+/// stat (1.7 ms for 78 processes on the 2-core machine, ~0.1 ms for the listing).
+fn processes(above: libc::pid_t) -> impl Iterator<Item = (libc::pid_t, Stat)> {
+    let last: Option<libc::pid_t> =
+        std::fs::read_to_string("/proc/sys/kernel/ns_last_pid").ok().and_then(|text| text.trim().parse().ok());
+    let floor = if last.is_some_and(|last| last >= above) { above } else { 0 };
+    std::fs::read_dir("/proc").into_iter().flatten().flatten().filter_map(move |entry| {
+        let pid: libc::pid_t = entry.file_name().to_str()?.parse().ok()?;
+        // A process may end between the listing and this read: skip it.
+        let stat = (pid > floor).then(|| std::fs::read_to_string(entry.path().join("stat")).ok()).flatten()?;
+        Some((pid, parse_stat(&stat)?))
+    })
 }
 
 /// Descendants of `ancestor` that have not ended, from one scan of /proc.
 fn live_descendants(ancestor: libc::pid_t) -> Vec<libc::pid_t> {
     let mut children: HashMap<libc::pid_t, Vec<(libc::pid_t, bool)>> = HashMap::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else { continue };
-        // A process may end between the listing and this read: skip it.
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
-        if let Some((parent, ended)) = parent_and_ended(&stat) {
-            children.entry(parent).or_default().push((pid, ended));
-        }
+    for (pid, stat) in processes(ancestor) {
+        children.entry(stat.parent).or_default().push((pid, stat.ended));
     }
     let (mut live, mut below) = (Vec::new(), vec![ancestor]);
     while let Some(pid) = below.pop() {
@@ -83,15 +105,37 @@ pub fn kill_tree(leader: libc::pid_t) {
     signal(-leader, libc::SIGKILL);
 }
 
+/// Ends what is left running in the session `leader` led, once `leader` — the command's process,
+/// reaped — has ended by itself: its own group, and every other group of the session (a QA pass's
+/// `timeout 600 python3 -m http.server … &` outlived the command, `timeout` having made a group of
+/// its own). A process that made a session of its own (`setsid -f`, a daemon) is not in it.
+pub fn end_session(leader: libc::pid_t) {
+    signal(-leader, libc::SIGKILL);
+    let deadline = Instant::now() + KILL_DEADLINE;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        let live: Vec<libc::pid_t> =
+            processes(leader).filter(|(_, stat)| stat.session == leader && !stat.ended).map(|(pid, _)| pid).collect();
+        if live.is_empty() || Instant::now() >= deadline {
+            break;
+        }
+        for pid in live {
+            signal(pid, libc::SIGKILL);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn stat_lines_are_read_after_the_command_name() {
-        assert_eq!(parent_and_ended("42 (sleep) S 7 42 42 0"), Some((7, false)));
-        assert_eq!(parent_and_ended("43 (a) b (c)) Z 9 1 1"), Some((9, true)));
-        assert_eq!(parent_and_ended("garbage"), None);
+        assert_eq!(parse_stat("42 (sleep) S 7 42 40 0"), Some(Stat { parent: 7, session: 40, ended: false }));
+        assert_eq!(parse_stat("43 (a) b (c)) Z 9 1 1"), Some(Stat { parent: 9, session: 1, ended: true }));
+        assert_eq!(parse_stat("garbage"), None);
     }
 
     #[test]

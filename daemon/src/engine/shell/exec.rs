@@ -100,18 +100,21 @@ pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResu
         .envs(params.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(writer)
-        .stderr(writer_err)
-        .process_group(0);
-    // In the child, between fork and exec: become a subreaper (so detached
+        .stderr(writer_err);
+    // In the child, between fork and exec: lead a session of its own (and so a process group:
+    // what it leaves running in either is ended with it), become a subreaper (so detached
     // descendants stay below the command), and take back the user's umask —
     // lean-ctxd runs under 077 to keep its own files private, and the user's
     // build outputs must not become private too — and SIGXFSZ's default
     // action, which the daemon ignores and exec would pass on.
     let user_umask = lean_ctx_common::privacy::user_umask();
-    // SAFETY: the hook makes only async-signal-safe system calls (prctl,
+    // SAFETY: the hook makes only async-signal-safe system calls (setsid, prctl,
     // umask, signal) and allocates nothing, which is all pre_exec requires.
     unsafe {
         cmd.pre_exec(move || {
+            if libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
             if let Some(mask) = user_umask {
                 libc::umask(mask);
             }
@@ -157,20 +160,14 @@ pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResu
         pause = (pause * 2).min(MAX_POLL);
     };
     // The shell exited; background grandchildren may still hold the pipe.
-    // Those of its group end with it; one that detached is not waited for.
-    kill_group(leader);
+    // Those of its session end with it; one that detached is not waited for.
+    descendants::end_session(leader);
     if let Some(watchdog) = watchdog {
         watchdog.release();
     }
     let output = capture.finish(EXIT_GRACE);
     let exit_code = status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
     Ok(ExecOutcome { output, exit_code, timed_out, cancelled, duration: started.elapsed() })
-}
-
-fn kill_group(pgid: libc::pid_t) {
-    // SAFETY: kill has no memory-safety preconditions; a negative pid names
-    // the process group, which the child leads (process_group(0)).
-    unsafe { libc::kill(-pgid, libc::SIGKILL) };
 }
 
 #[cfg(test)]
@@ -253,6 +250,22 @@ mod tests {
         let pid = whole(&out).lines().next().unwrap_or_default().to_string();
         assert!(!pid.is_empty() && gone(&pid), "the detached process {pid:?} still runs");
         let _ = std::fs::remove_file(ready);
+    }
+
+    /// QA: `timeout` (and `set -m`) put what they run in a process group of its own, which outlived
+    /// a command that ended by itself: whatever stays in the command's session is ended with it.
+    #[test]
+    fn what_a_command_leaves_in_other_process_groups_of_its_session_is_ended() {
+        let cmd = "timeout 30 sleep 29 & echo $!; (set -m; sleep 28 >/dev/null 2>&1 & echo $!); echo started";
+        let out = exec(&params(cmd, 20_000), &Cancel::default()).unwrap();
+        let text = whole(&out);
+        assert!(text.ends_with("started\n") && !text.contains("[output no longer read"), "{text}");
+        let pids: Vec<&str> = text.lines().filter(|l| l.parse::<u32>().is_ok()).collect();
+        assert_eq!(pids.len(), 2, "{text}");
+        std::thread::sleep(Duration::from_millis(100));
+        for pid in pids {
+            assert!(gone(pid), "{pid} still runs after the command ended");
+        }
     }
 
     #[test]
