@@ -175,6 +175,7 @@ impl Engine {
         }
         let stop = Stop::new(&params.cancel, WORK_DEADLINE, &self.stopped);
         let result = self.path_locks.with(&path, || {
+            let _other_processes = lock_directory(&path);
             stop.check(&format!("{} was not edited", params.path))?;
             if existing {
                 self.replace(caller, &scope, &path, &config, params, &stop)
@@ -598,6 +599,18 @@ fn line_list(lines: &[usize]) -> String {
         .map(|(line, count)| if count == 1 { line.to_string() } else { format!("{line} (×{count})") })
         .collect();
     shown.join(", ")
+}
+
+/// An exclusive lock (flock) on `path`'s directory, held while an edit reads, checks and writes
+/// the file, so that the edits of lean-ctxd processes — a fallback engine beside the daemon, two
+/// fallbacks — take turns: each one's preimage check then sees the other's write (a QA pass had
+/// a third of two processes' concurrent edits reported applied and lost). The directory, not the
+/// file, as a rename gives the file a new inode; no lock file is left behind. Where the directory
+/// cannot be locked (a file system without flock) the edit goes ahead on the preimage check alone.
+fn lock_directory(path: &Path) -> Option<std::fs::File> {
+    let dir = std::fs::File::open(path.parent()?).ok()?;
+    dir.lock().ok()?;
+    Some(dir)
 }
 
 /// Writes `text` to a temporary file beside `path`, then renames it over
