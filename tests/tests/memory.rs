@@ -295,6 +295,14 @@ fn ledger_verify_names_the_first_tampered_record() {
     let out = lctx(&home, &root, true, &["ledger", "verify"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ledger broken at record 2"), "{}", describe(&out));
+    // QA: without a daemon, doctor left the ledger out and said all was well.
+    let doctor = lctx(&home, &root, true, &["doctor"]);
+    assert_eq!(doctor.status.code(), Some(1), "{}", describe(&doctor));
+    assert!(
+        String::from_utf8_lossy(&doctor.stdout).contains("FAIL ledger       record 2 breaks the hash chain"),
+        "{}",
+        describe(&doctor)
+    );
 }
 
 #[test]
