@@ -299,6 +299,24 @@ const fn lsp_command(name: &'static str, get: fn(&Config) -> &[String]) -> Key {
 }
 
 impl Config {
+    /// One line of the guardrails this configuration sets: whether secrets are masked, whose rule
+    /// files reads deliver, and the user's own deny lists (doctor's line, and the daemon's status
+    /// figure it is held to).
+    pub fn guardrails(&self) -> String {
+        let redaction = if self.redaction {
+            "redaction on (secrets shown as [REDACTED:kind])"
+        } else {
+            "redaction OFF: secrets in files and output reach the agent (lctx config set redaction true)"
+        };
+        format!(
+            "{redaction}; rules_host {}; {} deny_paths, {} shell_deny, {} read_only_paths",
+            self.rules_host,
+            self.deny_paths.len(),
+            self.shell_deny.len(),
+            self.read_only_paths.len()
+        )
+    }
+
     /// The value of `key` as it would be written in config.toml.
     pub fn get(&self, key: &str) -> Result<String, ConfigError> {
         Ok(match &find_key(key)?.kind {

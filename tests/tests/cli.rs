@@ -99,6 +99,21 @@ fn a_broken_config_is_reported_with_file_and_line_and_the_daemon_keeps_the_last_
     assert!(text.contains("FAIL config") && text.contains("config.toml:2:"), "{text}");
     assert!(text.contains("OK   daemon"), "{text}");
     assert!(text.contains("OK   ledger") && text.contains("chain and daily totals intact"), "{text}");
+    assert!(text.contains("OK   guardrails   redaction on"), "the file's valid settings are the daemon's: {text}");
+
+    // QA: a deny rule written into a file that does not parse was shown as in force; the daemon
+    // serves its last good configuration, without it.
+    std::fs::write(home.dirs().config_file(), "deny_paths = [\"secret/**\"]\nredaction = \"no\"\n").unwrap();
+    let text = stdout(&home.lctx(&["doctor"]));
+    assert!(
+        text.contains(
+            "FAIL guardrails   the daemon enforces redaction on (secrets shown as [REDACTED:kind]); rules_host"
+        ) && text.contains("0 deny_paths")
+            && text.contains("; config.toml says redaction on")
+            && text.contains("1 deny_paths")
+            && text.contains("`lctx daemon restart` to serve the file's valid settings now"),
+        "{text}"
+    );
 
     let get = home.lctx(&["config", "get"]);
     assert_eq!(get.status.code(), Some(1));

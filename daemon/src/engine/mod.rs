@@ -225,6 +225,7 @@ impl Engine {
                     ("file", self.config.file().display().to_string()),
                     ("state", config_state),
                     ("idle_timeout_secs", config.idle_timeout_secs.to_string()),
+                    ("guardrails", config.guardrails()),
                 ],
             },
             ComponentFigures { name: "sessions", figures: vec![("active", self.sessions.active().to_string())] },

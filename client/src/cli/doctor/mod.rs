@@ -12,7 +12,7 @@ use lean_ctx_common::privacy;
 use lean_ctx_common::runtime_dir;
 use serde_json::json;
 
-use lean_ctx_proto::v1::{IndexPhase, IndexStatusRequest, VerifyRequest};
+use lean_ctx_proto::v1::{IndexPhase, IndexStatusRequest, StatusRequest, VerifyRequest};
 
 use super::CmdResult;
 use crate::backend::Backend;
@@ -50,7 +50,8 @@ pub async fn run(json: bool, opts: &ClientOptions) -> CmdResult {
         Socket::Stale => stale_socket(opts, daemon.is_some()),
     });
     checks.extend(permissions);
-    checks.extend([daemon_check, check_data_dir(opts), check_config(opts), check_guardrails(opts)]);
+    checks.extend([daemon_check, check_data_dir(opts), check_config(opts)]);
+    checks.push(check_guardrails(opts, daemon.as_ref()).await);
     checks.extend(check_indexes(opts, daemon.as_ref()).await);
     checks.extend(check_ledger(opts, daemon.as_ref()).await);
     checks.extend(install::check_clients());
@@ -377,26 +378,36 @@ fn check_data_dir(opts: &ClientOptions) -> Check {
     }
 }
 
-/// The guardrails' settings: whether secrets are masked, whose rule files
-/// reads deliver, and the user's own deny lists.
-fn check_guardrails(opts: &ClientOptions) -> Check {
-    // A broken file is the config check's failure; its valid settings apply, as in the daemon.
-    let (cfg, _) = config::load_or_salvage(&opts.dirs.config_file());
-    let redaction = if cfg.redaction {
-        "redaction on (secrets shown as [REDACTED:kind])"
-    } else {
-        "redaction OFF: secrets in files and output reach the agent (lctx config set redaction true)"
-    };
-    ok(
-        "guardrails",
-        format!(
-            "{redaction}; rules_host {}; {} deny_paths, {} shell_deny, {} read_only_paths",
-            cfg.rules_host,
-            cfg.deny_paths.len(),
-            cfg.shell_deny.len(),
-            cfg.read_only_paths.len()
+/// The guardrails' settings: whether secrets are masked, whose rule files reads deliver, and the
+/// user's own deny lists — those the running daemon enforces, held to the file's. A file broken
+/// since the daemon started leaves it serving its last good configuration, which the file's
+/// valid settings may not be (a QA pass's deny rule, written with a typo elsewhere, was shown
+/// here as in force and was not).
+async fn check_guardrails(opts: &ClientOptions, daemon: Option<&daemon::Daemon>) -> Check {
+    const NAME: &str = "guardrails";
+    // A broken file is the config check's failure; its valid settings apply to a daemon starting.
+    let file = config::load_or_salvage(&opts.dirs.config_file()).0.guardrails();
+    let Some(daemon) = daemon else { return ok(NAME, file) };
+    let request = tonic::Request::new(StatusRequest { ctx: Some(opts.context()) });
+    let served =
+        match Backend::remote(daemon).control().status(request).await {
+            Ok(status) => status.into_inner().components.into_iter().filter(|c| c.name == "config").find_map(|c| {
+                c.figures.into_iter().find(|figure| figure.name == "guardrails").map(|figure| figure.value)
+            }),
+            Err(e) => {
+                let detail = format!("the daemon did not report the guardrails it enforces: {}", e.message());
+                return failed(NAME, detail, "run `lctx daemon logs`");
+            }
+        };
+    match served {
+        Some(served) if served != file => failed(
+            NAME,
+            format!("the daemon enforces {served}; config.toml says {file}"),
+            "the daemon serves its last good configuration while config.toml does not parse: fix it (the config \
+             line says where), or `lctx daemon restart` to serve the file's valid settings now",
         ),
-    )
+        _ => ok(NAME, file),
+    }
 }
 
 fn check_config(opts: &ClientOptions) -> Check {
