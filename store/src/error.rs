@@ -18,6 +18,9 @@ pub enum Error {
     Busy(rusqlite::Error),
     /// The disk (or file system) holding state.db has no room for the write (SQLITE_FULL).
     Full(rusqlite::Error),
+    /// state.db, its write-ahead log or its directory cannot be written by this process
+    /// (SQLITE_READONLY: a mode without the write bit, an immutable file, a read-only mount).
+    ReadOnly(rusqlite::Error),
     /// Any other SQLite failure.
     Sqlite(rusqlite::Error),
     /// A write to the database at `path` or its write-ahead log was refused for passing the
@@ -73,6 +76,12 @@ impl fmt::Display for Error {
                 f,
                 "state.db could not be written: the disk that holds it is full ({source}); free space there and \
                  retry (what state.db held before is intact)"
+            ),
+            Error::ReadOnly(source) => write!(
+                f,
+                "state.db could not be written: it, its -wal or -shm file, or its directory is read-only for this \
+                 process ({source}); make them writable (`chmod u+w`; `lsattr` shows an immutable flag) and retry \
+                 (what state.db held before is intact)"
             ),
             Error::Sqlite(source) => {
                 write!(f, "state.db query failed: {source}; if this repeats, keep a copy of state.db and report it")
@@ -148,7 +157,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Busy(source) | Error::Full(source) | Error::Sqlite(source) => Some(source),
+            Error::Busy(source) | Error::Full(source) | Error::ReadOnly(source) | Error::Sqlite(source) => Some(source),
             Error::FileSizeLimit { source, .. } => Some(source),
             Error::Io { source, .. } => Some(source),
             _ => None,
@@ -161,6 +170,7 @@ impl From<rusqlite::Error> for Error {
         match source.sqlite_error_code() {
             Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::Busy(source),
             Some(ErrorCode::DiskFull) => Error::Full(source),
+            Some(ErrorCode::ReadOnly) => Error::ReadOnly(source),
             _ => Error::Sqlite(source),
         }
     }

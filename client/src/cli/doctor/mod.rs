@@ -368,8 +368,27 @@ fn check_data_dir(opts: &ClientOptions) -> Check {
         .and_then(|()| privacy::private_file().write(true).create_new(true).open(&probe))
         .and_then(|mut file| file.write_all(b"ok"))
         .and_then(|()| std::fs::remove_file(&probe));
+    // The directory writable is not state.db writable (a QA pass's `chmod 400 state.db` failed
+    // every write while doctor said all was well): its files are opened for writing too.
+    let unwritable = || {
+        ["state.db", "state.db-wal", "state.db-shm"].into_iter().map(|name| dir.join(name)).find_map(|file| {
+            let opened = std::fs::OpenOptions::new().write(true).open(&file);
+            opened.err().filter(|e| e.kind() != std::io::ErrorKind::NotFound).map(|e| (file, e))
+        })
+    };
     match result {
-        Ok(()) => ok("data dir", format!("{} writable", dir.display())),
+        Ok(()) => match unwritable() {
+            None => ok("data dir", format!("{} writable", dir.display())),
+            Some((file, e)) => failed(
+                "data dir",
+                format!("{} is not writable: {e}", file.display()),
+                format!(
+                    "make it writable (`chmod u+w {}`; `lsattr` shows an immutable flag): every write to the \
+                     ledger, sessions and knowledge fails until then",
+                    file.display()
+                ),
+            ),
+        },
         Err(e) => failed(
             "data dir",
             format!("{} is not writable: {e}", dir.display()),

@@ -188,10 +188,21 @@ impl Db {
         self.unrecorded.lock().get_or_insert_with(|| Unrecorded::new(now_ms(), why)).add_write(what);
     }
 
-    /// [`store_error`], a full disk named by the directory that holds `state.db`: the store
-    /// knows it is full, not where, and the user has to know where to free space.
+    /// [`store_error`], a full disk or a read-only file named by the directory that holds
+    /// `state.db`: the store knows what failed, not where, and the user has to know where to act.
     fn store_failure(&self, e: lean_ctx_store::Error) -> EngineError {
         let full = match &e {
+            lean_ctx_store::Error::ReadOnly(source) => {
+                let dir = self.path.parent().unwrap_or(&self.path);
+                let quoted = lean_ctx_shell_syntax::quote(&self.path.to_string_lossy());
+                Some(format!(
+                    "{} could not be written: it, its -wal or -shm file, or {} is read-only for lean-ctxd ({source}); \
+                     make them writable (`chmod u+w {quoted}*`; `lsattr {quoted}` shows an immutable flag) and retry; \
+                     what state.db held before is intact",
+                    self.path.display(),
+                    dir.display(),
+                ))
+            }
             lean_ctx_store::Error::Full(source) => {
                 let dir = self.path.parent().unwrap_or(&self.path);
                 Some(format!(
@@ -347,7 +358,8 @@ pub fn store_error(e: lean_ctx_store::Error) -> EngineError {
         E::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => ErrorKind::ResourceExhausted,
         E::InvalidInput(_) => ErrorKind::InvalidArgument,
         E::SessionNotFound { .. } | E::ArchiveNotFound { .. } => ErrorKind::NotFound,
-        E::NewerSchema { .. } | E::ArchiveExpired { .. } => ErrorKind::FailedPrecondition,
+        // The user's to mend (a mode, a flag, a mount), as a newer schema is.
+        E::NewerSchema { .. } | E::ArchiveExpired { .. } | E::ReadOnly(_) => ErrorKind::FailedPrecondition,
         _ => ErrorKind::Internal,
     };
     EngineError::new(kind, e.to_string())
@@ -383,6 +395,29 @@ mod tests {
                  on it (`df -h {quoted}` shows how much is left) and retry; what state.db held before is intact",
                 data.display()
             )
+        );
+    }
+
+    /// QA: a state.db made read-only (`chmod 400`, `chattr +i`) failed every write with "state.db
+    /// query failed: attempt to write a readonly database; … report it": it names the file and
+    /// the fix.
+    #[test]
+    fn a_read_only_state_db_is_named_with_the_command_that_mends_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.db");
+        let memory = Memory::new(path.clone(), Check::Everything);
+        let code = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_READONLY);
+        let read_only = rusqlite::Error::SqliteFailure(code, Some("attempt to write a readonly database".into()));
+        let status = engine_status(memory.with(|_| Err::<(), _>(Error::from(read_only))).unwrap_err());
+        assert_eq!(status.code(), tonic::Code::FailedPrecondition);
+        let quoted = lean_ctx_shell_syntax::quote(&path.to_string_lossy());
+        assert!(
+            status
+                .message()
+                .starts_with(&format!("{} could not be written: it, its -wal or -shm file", path.display()))
+                && status.message().contains(&format!("`chmod u+w {quoted}*`")),
+            "{}",
+            status.message()
         );
     }
 
