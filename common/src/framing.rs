@@ -24,13 +24,19 @@ pub struct CommandEnd {
     pub exit_code: i32,
     pub timed_out: bool,
     pub duration_ms: u64,
+    /// The output is the command's own, untouched (`raw`): it carries no `[exit:N]` of its own.
+    pub raw: bool,
 }
 
-/// ctx_shell's answer to a command: its shaped output (which carries `[exit:N]`), the timeout
-/// note, and `(no output)` for a command that printed nothing and exited 0 — an empty answer
-/// reads like a lost one. The client shows exactly this and the daemon books its tokens as sent.
+/// ctx_shell's answer to a command: its shaped output (which carries `[exit:N]`; a raw output
+/// gets it here, as a QA pass's `exit 3` with raw=true read `(no output)`), the timeout note, and
+/// `(no output)` for a command that printed nothing and exited 0 — an empty answer reads like a
+/// lost one. The client shows exactly this and the daemon books its tokens as sent.
 pub fn command_answer(output: &str, end: &CommandEnd) -> String {
     let mut text = output.to_string();
+    if end.raw && end.exit_code != 0 {
+        push_block(&mut text, &format!("[exit:{}]", end.exit_code));
+    }
     if end.timed_out {
         push_block(&mut text, &timed_out_note(end.duration_ms, end.exit_code));
     }
@@ -71,7 +77,18 @@ mod tests {
     use super::*;
 
     fn end(exit_code: i32, timed_out: bool, duration_ms: u64) -> CommandEnd {
-        CommandEnd { exit_code, timed_out, duration_ms }
+        CommandEnd { exit_code, timed_out, duration_ms, raw: false }
+    }
+
+    #[test]
+    fn a_raw_output_is_followed_by_the_exit_code_it_does_not_carry() {
+        let raw = |exit_code, timed_out| CommandEnd { raw: true, ..end(exit_code, timed_out, 1000) };
+        assert_eq!(command_answer("", &raw(3, false)), "[exit:3]");
+        assert_eq!(command_answer("hi\n", &raw(3, false)), "hi\n[exit:3]");
+        assert_eq!(command_answer("no newline", &raw(2, false)), "no newline\n[exit:2]");
+        assert_eq!(command_answer("", &raw(0, false)), "(no output)");
+        assert_eq!(command_answer("ok", &raw(0, false)), "ok");
+        assert!(command_answer("tick\n", &raw(137, true)).starts_with("tick\n[exit:137]\n[timed out after 1.0 s"));
     }
 
     #[test]

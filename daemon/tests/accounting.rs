@@ -256,7 +256,8 @@ fn a_silent_run_and_a_timed_out_run_book_the_lines_the_agent_reads_after_the_out
         let params = RunParams { command: command.into(), env, timeout_ms, ..Default::default() };
         let (outcome, shaped) = p.engine.run_command(&p.caller("s"), &params, &Cancel::default()).unwrap();
         let duration_ms = u64::try_from(outcome.duration.as_millis()).unwrap();
-        let end = framing::CommandEnd { exit_code: outcome.exit_code, timed_out: outcome.timed_out, duration_ms };
+        let end =
+            framing::CommandEnd { exit_code: outcome.exit_code, timed_out: outcome.timed_out, duration_ms, raw: false };
         (framing::command_answer(&shaped.text, &end), shaped)
     };
 

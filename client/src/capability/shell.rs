@@ -72,7 +72,8 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     }
     let shaped = out.output.unwrap_or_default();
     // Built as the daemon built what it booked as sent.
-    let end = CommandEnd { exit_code: out.exit_code, timed_out: out.timed_out, duration_ms: out.duration_ms };
+    let end =
+        CommandEnd { exit_code: out.exit_code, timed_out: out.timed_out, duration_ms: out.duration_ms, raw: args.raw };
     let text = framing::command_answer(&shaped.text, &end);
     // The call's exit code, in the JSON too (an MCP host's structured content): a timed-out
     // command ended as the timeout made it (the text's `[exit:137]`, which the note explains).

@@ -114,11 +114,15 @@ impl Engine {
         };
         if answered {
             let duration_ms = u64::try_from(outcome.duration.as_millis()).unwrap_or(u64::MAX);
-            let end = CommandEnd { exit_code, timed_out: outcome.timed_out, duration_ms };
+            let end = CommandEnd { exit_code, timed_out: outcome.timed_out, duration_ms, raw };
             // Counted again only when the answer adds to the output (most runs add nothing).
             let answer = framing::command_answer(&shaped.text, &end);
             if answer != shaped.text {
                 shaped.sent_tokens = self.tokens.count(&answer) as u64;
+                // A raw output's exit line is part of what was asked for: still nothing saved.
+                if raw && matches!(outcome.output, Output::Whole(_)) {
+                    shaped.raw_tokens = shaped.sent_tokens;
+                }
             }
         }
         // A background job's run is recorded in its session when it is found ended
