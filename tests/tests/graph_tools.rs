@@ -315,6 +315,35 @@ fn the_impact_of_a_function_says_calls_through_another_name_are_not_followed() {
     assert_eq!(files(&file, "tests to run"), ["b.test.js"], "{file}");
 }
 
+/// QA: the impact of a TypeScript interface named in four files' types, and of a Rust trait used
+/// in 84 places, read "callers: none, tests to run: none": a type is used, not called. The files
+/// naming it in a type are listed, and their tests are run.
+#[test]
+fn the_impact_of_a_type_lists_the_files_naming_it_and_their_tests() {
+    let home = Home::new();
+    let root = project(
+        &home,
+        "types",
+        &[
+            ("src/scope.ts", "export interface Scope {\n  depth: number\n}\n"),
+            (
+                "src/use.ts",
+                "import { Scope } from './scope'\nexport function deeper(s: Scope): Scope {\n  return { depth: s.depth + 1 }\n}\n",
+            ),
+            (
+                "src/use.test.ts",
+                "import { deeper } from './use'\nif (deeper({ depth: 1 }).depth !== 2) throw new Error('x')\n",
+            ),
+            ("app.py", "def main():\n    pass\n"),
+        ],
+    );
+    let _daemon = home.spawn_daemon(&[]);
+    wait_ready(&home, &root);
+    let answer = json(&home, &root, &["impact", "src/scope.ts::Scope"]);
+    assert_eq!(files(&answer, "type uses"), ["src/use.ts"], "{answer}");
+    assert_eq!(files(&answer, "tests to run"), ["src/use.test.ts"], "{answer}");
+}
+
 /// semver's `matches_exact` is called by tests three calls away: at the default depth the answer
 /// said "tests to run: none", and an agent took that as "no test covers this".
 #[test]

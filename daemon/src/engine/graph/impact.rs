@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use lean_ctx_common::plural::count;
-use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, Label, MAX_DEPTH, TestLinks};
+use lean_ctx_graph::{DefId, DefSummary, FileGraph, Graph, Interrupt, Label, MAX_DEPTH, RefKind, TestLinks};
 use lean_ctx_search::Withheld;
 
 use super::callgraph::Resolved;
@@ -277,6 +277,7 @@ fn analyze(
                 reached.add(&target.file, 0, format!("defines {}", target.name));
             }
             callers_group(graph, &ids, depth, &mut answer, &mut reached, interrupt)?;
+            type_uses_group(graph, &ids, &mut answer, &mut reached, interrupt)?;
         }
         None => {
             let file = answer.file.clone();
@@ -317,6 +318,7 @@ fn changes(
         );
     }
     callers_group(graph, &ids, depth, &mut answer, &mut reached, interrupt)?;
+    type_uses_group(graph, &ids, &mut answer, &mut reached, interrupt)?;
     let in_graph: Vec<String> = shown.iter().map(|c| c.file.clone()).filter(|f| graph.file(f).is_some()).collect();
     // A deleted file is in the graph no more: what imported it is found by what the imports
     // write, and they are the first to break.
@@ -443,7 +445,43 @@ fn callers_group(
     Ok(())
 }
 
-/// The files importing `files`, to `depth`.
+/// The files naming `ids` in a type (an annotation, a signature, a bound, an inheritance list)
+/// that no call of them reached: a change to a type reaches them as a call reaches a caller (a
+/// QA agent's impact of a TypeScript interface used in 4 files, and of a Rust trait used in 84
+/// places, read "callers: none, tests to run: none"). One step, as a type use is no call to walk
+/// further from; their tests are run too.
+fn type_uses_group(
+    graph: &Graph,
+    ids: &[DefId],
+    answer: &mut ImpactAnswer,
+    reached: &mut Reached,
+    interrupt: Interrupt<'_>,
+) -> EngineResult<()> {
+    let names: BTreeSet<String> = ids.iter().filter_map(|id| graph.summary(id)).map(|d| d.name).collect();
+    // Each file not reached otherwise, and whether any of its type uses is not ambiguous.
+    let mut by_file: BTreeMap<String, bool> = BTreeMap::new();
+    for used in graph.uses(ids, interrupt)?.into_iter().filter(|u| u.kind == RefKind::Type) {
+        if reached.files.contains_key(&used.file) && !reached.ambiguous_only.contains(&used.file) {
+            continue;
+        }
+        *by_file.entry(used.file).or_default() |= used.label != Label::Ambiguous;
+    }
+    if by_file.is_empty() {
+        return Ok(());
+    }
+    let why = format!("names {} in a type", subject::within_line(names, ", "));
+    let mut linked = Vec::new();
+    for (file, resolved) in by_file {
+        match resolved {
+            true => reached.add(&file, 1, why.clone()),
+            false => reached.add_ambiguous(&file, 1, why.clone()),
+        }
+        linked.push(Linked { file, depth: 1, why: why.clone() });
+    }
+    answer.groups.push(Group::new("type uses", linked, subject::GROUP_LIMIT));
+    Ok(())
+}
+
 /// The files importing `start`, to `depth`, and `deleted`'s importers (see
 /// [`Graph::importers_of_missing`]) where not among them.
 fn dependents_group(
