@@ -817,7 +817,10 @@ fn writes_what_differs(subcommand: &str, rest: &[&str]) -> Option<String> {
     let checkout_creates_from = || {
         let parsed = CHECKOUT.parse(rest);
         let creates = [Name::Short('b'), Name::Short('B'), Name::Long("orphan")].iter().any(|&n| parsed.has(n));
-        creates && parsed.operands.len() == 1 && !rest.contains(&"--")
+        // A `--` with no path after it names no path: the branch is still switched to (a QA pass
+        // wrote an Edit-denied file by `git checkout -b NEW REV --`).
+        let paths_after_dashes = rest.iter().position(|arg| *arg == "--").is_some_and(|at| at + 1 < rest.len());
+        creates && parsed.operands.len() == 1 && !paths_after_dashes
     };
     match subcommand {
         "switch" if !creates_here => {}

@@ -2648,6 +2648,7 @@ fn git_commands_moving_the_work_tree_to_other_commits_are_asked_about_under_edit
         "git checkout -b topic cfg",
         "git checkout -qB topic cfg",
         "git checkout --orphan fresh cfg",
+        "git checkout -b topic cfg --",
     ] {
         let verdict = p.check_shell(command, &s.root);
         assert!(matches!(verdict, Verdict::Ask { cause: Some(Cause::UnknownFile(_)), .. }), "{command}: {verdict:?}");
