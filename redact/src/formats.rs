@@ -88,7 +88,7 @@ pub(crate) fn stripe(scan: &mut Scan, at: usize) {
 /// `sk-proj-`, `sk-svcacct-`, `sk-admin-`, and the providers that copied the
 /// format): reported as `openai_key`.
 pub(crate) fn sk_dash(scan: &mut Scan, at: usize) {
-    if !scan.token_start(at) {
+    if !scan.standalone_start(at) {
         return;
     }
     let end = scan.run_end(at + 3, RunClass::B64Url);
@@ -196,7 +196,7 @@ pub(crate) fn telegram(scan: &mut Scan, start: usize, end: usize) {
 /// Twilio API key SID, `SK` + 32 lowercase hex, found by regex: it names the
 /// key whose secret sits next to it, and secret scanners treat it as one.
 pub(crate) fn twilio(scan: &mut Scan, start: usize, end: usize) {
-    if scan.token_start(start)
+    if scan.standalone_start(start)
         && !scan.byte(end).is_some_and(|b| B64URL.has(b))
         && random_body(&scan.text[start + 2..end])
     {

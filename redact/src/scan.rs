@@ -148,6 +148,13 @@ impl<'t> Scan<'t> {
         self.before(i).is_none_or(|b| !b.is_ascii_alphanumeric())
     }
 
+    /// Whether `i` starts a token that no `-` or `_` joins to a word before it either: for the
+    /// formats whose prefix is common inside names (`sk-` in kebab-case, `app-sk-worker-7c9f8d6b5`
+    /// a pod's name; `SK` and hex after `_` in a digest's).
+    pub(crate) fn standalone_start(&self, i: usize) -> bool {
+        self.before(i).is_none_or(|b| !B64URL.has(b))
+    }
+
     /// End of the maximal run of `class` bytes starting at `from`.
     pub(crate) fn run_end(&mut self, from: usize, class: RunClass) -> usize {
         let slot = &mut self.runs[class as usize];

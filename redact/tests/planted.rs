@@ -75,13 +75,15 @@ fn a_secret_found_once_is_masked_wherever_the_text_repeats_it() {
 
 /// QA: a token written after a word and a `-` or `_` (`key-sk_live_…`, `id_AKIA…`) was kept in
 /// the clear, its format read only at a token's start. Every kind found by its shape is masked
-/// there too, the word before it kept (URLs, whose scheme the word would change, aside).
+/// there too, the word before it kept (URLs, whose scheme the word would change, aside), but for
+/// `sk-` keys and Twilio's `SK…` ids, whose prefixes are common inside names (the next test).
 #[test]
 fn a_token_joined_to_a_word_by_a_dash_or_underscore_is_masked() {
     let redactor = Redactor::new();
+    let standalone = ["openai_key", "anthropic_key", "twilio_key"];
     let logged = testing::planted_corpus(14, 4)
         .into_iter()
-        .filter(|p| p.text.contains(" connecting with ") && !p.text.contains("://"));
+        .filter(|p| p.text.contains(" connecting with ") && !p.text.contains("://") && !standalone.contains(&p.kind));
     let mut kinds = std::collections::BTreeSet::new();
     for p in logged {
         for joint in ["key-", "id_"] {
@@ -99,4 +101,20 @@ fn a_token_joined_to_a_word_by_a_dash_or_underscore_is_masked() {
         kinds.insert(p.kind);
     }
     assert!(kinds.len() >= 12, "only {kinds:?} are planted in a log line: {}", kinds.len());
+}
+
+/// A second QA pass: with `-` joining a token, kebab-case names holding `sk-` were masked as keys
+/// (a pod's name in `kubectl get pods`, a branch name), and a digest's `_SK` + hex as a Twilio id.
+#[test]
+fn names_that_hold_a_key_prefix_after_a_dash_or_underscore_are_no_secret() {
+    let redactor = Redactor::new();
+    for text in [
+        "pod/app-sk-worker-7c9f8d6b5-abcde   1/1   Running\n",
+        "payments-sk-live-5d8f7c9b6-x2k4q\n",
+        "feature/PROJ-88_sk-translations-update-2024\n",
+        "team-sk-3f9a8c7e6d5b4a3928171615141312ab\n",
+        "digest_sha256_SK3f9a8c7e6d5b4a3928171615141312ab\n",
+    ] {
+        assert_eq!(redactor.redact(text).text, text, "{text}");
+    }
 }
