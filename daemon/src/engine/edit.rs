@@ -606,12 +606,26 @@ fn line_list(lines: &[usize]) -> String {
 /// fallbacks — take turns: each one's preimage check then sees the other's write (a QA pass had
 /// a third of two processes' concurrent edits reported applied and lost). The directory, not the
 /// file, as a rename gives the file a new inode; no lock file is left behind. Where the directory
-/// cannot be locked (a file system without flock) the edit goes ahead on the preimage check alone.
+/// cannot be locked (a file system without flock), or something else holds it past
+/// [`DIRECTORY_LOCK_WAIT`] (`flock DIR cmd` serializing a user's scripts: a QA pass's edit waited
+/// out the 60 s deadline), the edit goes ahead on the preimage check alone: another lean-ctxd
+/// process holds it for the milliseconds an edit takes.
 fn lock_directory(path: &Path) -> Option<std::fs::File> {
     let dir = std::fs::File::open(path.parent()?).ok()?;
-    dir.lock().ok()?;
-    Some(dir)
+    let deadline = std::time::Instant::now() + DIRECTORY_LOCK_WAIT;
+    loop {
+        match dir.try_lock() {
+            Ok(()) => return Some(dir),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(_) => return None,
+        }
+    }
 }
+
+/// How long an edit waits for its file's directory lock (see [`lock_directory`]).
+const DIRECTORY_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Writes `text` to a temporary file beside `path`, then renames it over
 /// `path` if `ready` still agrees once the new file is on disk: readers see
@@ -654,6 +668,20 @@ fn write_in_place(path: &Path, text: &str) -> EngineResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A second QA pass: `flock DIR sleep 150` held an edit of a file in DIR past its deadline.
+    #[test]
+    fn a_directory_locked_by_something_else_is_waited_for_a_moment_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let held = std::fs::File::open(dir.path()).unwrap();
+        held.lock().unwrap();
+        let started = std::time::Instant::now();
+        assert!(lock_directory(&dir.path().join("f.txt")).is_none(), "held elsewhere: not taken");
+        let waited = started.elapsed();
+        assert!(waited >= DIRECTORY_LOCK_WAIT && waited < DIRECTORY_LOCK_WAIT * 5, "{waited:?}");
+        held.unlock().unwrap();
+        assert!(lock_directory(&dir.path().join("f.txt")).is_some());
+    }
 
     /// A QA pass lost lines another process appended while an edit's new file was written and
     /// synced: the check that the file is as read is made again just before the rename.
