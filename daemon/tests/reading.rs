@@ -981,6 +981,46 @@ fn a_text_edit_of_a_changed_file_does_not_lend_the_session_its_new_line_numbers(
     assert_eq!(p.text("t.txt"), "EXTERNAL\nline1\nLINE2\nTHREE\nline4\n");
 }
 
+/// A second QA pass lifted the refusal of an edit by number by following its own advice: the
+/// `diff` it names answered `[no diff …]` (the session held no base), or `[no change …]` from the
+/// base its own text edit had made of a version it never saw, and either counted as seeing the
+/// file as it is. Neither does, nor does `reference`; a view of the lines does.
+#[test]
+fn a_diff_that_shows_no_lines_does_not_lift_a_refused_edit_by_number() {
+    let p = Project::new();
+    let lines: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    let by_number = |new: &str| EditParams {
+        path: "m.txt".into(),
+        new_string: new.into(),
+        lines: Some((3, 3)),
+        ..Default::default()
+    };
+    for text_edit_first in [false, true] {
+        p.write("m.txt", &lines);
+        let session = if text_edit_first { "t" } else { "n" };
+        p.read(session, "m.txt", "lines:1-3", false);
+        p.write("m.txt", &format!("NEW\n{lines}"));
+        if text_edit_first {
+            let params = EditParams {
+                path: "m.txt".into(),
+                old_string: "line 9\n".into(),
+                new_string: "line nine\n".into(),
+                ..Default::default()
+            };
+            p.engine.edit(&p.caller(session), &params).unwrap();
+        }
+        assert!(p.engine.edit(&p.caller(session), &by_number("line THREE")).is_err(), "{session}");
+        p.read(session, "m.txt", "diff", false);
+        p.read(session, "m.txt", "reference", false);
+        let e = p.engine.edit(&p.caller(session), &by_number("line THREE")).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::FailedPrecondition, "{session}: {e}");
+        assert!(p.text("m.txt").contains("line 2\nline 3\n"), "{session}: no line replaced");
+        p.read(session, "m.txt", "lines:1-5", false);
+        p.engine.edit(&p.caller(session), &by_number("line TWO")).unwrap();
+        assert!(p.text("m.txt").starts_with("NEW\nline 1\nline TWO\nline 3\n"), "{session}");
+    }
+}
+
 /// QA: a range, signatures or map read gives the line numbers an agent edits by, but only a whole
 /// read held the edit to its version, so a line inserted above by another process sent the edit
 /// to other lines; and once refused, a range re-read of the new version did not lift the refusal.

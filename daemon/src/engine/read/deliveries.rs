@@ -100,15 +100,31 @@ impl Deliveries {
     }
 
     /// `session` was shown a view of `path` at version `hash`, holding `held` of it after that
-    /// (None: what it held before, a part being no holding).
-    pub fn record(&self, session: SessionIn<'_>, path: &Path, hash: blake3::Hash, held: Option<Held>) {
+    /// (None: what it held before, a part being no holding); `shows_lines`: the view gave it that
+    /// version's line numbers (see [`Deliveries::seen`]).
+    pub fn record(
+        &self,
+        session: SessionIn<'_>,
+        path: &Path,
+        hash: blake3::Hash,
+        held: Option<Held>,
+        shows_lines: bool,
+    ) {
         if session.id.is_empty() {
             return;
         }
         let mut records = self.records.lock();
         let key = key(session, path);
-        let held = held.or_else(|| records.get(&key).and_then(|record| record.held));
-        records.insert(key, Record { held, seen: hash }, 1);
+        let before = records.get(&key);
+        let held = held.or_else(|| before.and_then(|record| record.held));
+        let seen = match (shows_lines, before) {
+            (true, _) => hash,
+            (false, Some(record)) => record.seen,
+            // Nothing seen and nothing held: nothing to record.
+            (false, None) if held.is_none() => return,
+            (false, None) => hash,
+        };
+        records.insert(key, Record { held, seen }, 1);
     }
 
     /// `session` changed `path` from `before` (`None`: it created the file)
@@ -192,10 +208,10 @@ mod tests {
         let d = Deliveries::default();
         let v1 = blake3::hash(b"1");
         let path = Path::new("/p/inner/a.rs");
-        d.record(s("s"), path, v1, Some(Held::whole(v1)));
+        d.record(s("s"), path, v1, Some(Held::whole(v1)), true);
         let inner = SessionIn { project: Path::new("/p/inner"), id: "s" };
         assert_eq!(d.held(inner, path), None);
-        d.record(inner, path, v1, Some(Held::diff_base(v1)));
+        d.record(inner, path, v1, Some(Held::diff_base(v1)), true);
         assert_eq!(d.held(s("s"), path), Some(Held::whole(v1)), "each keeps its own");
     }
 
@@ -204,7 +220,7 @@ mod tests {
         let d = Deliveries::default();
         let (v1, v2, v3) = (blake3::hash(b"1"), blake3::hash(b"2"), blake3::hash(b"3"));
         let path = Path::new("/p/a.rs");
-        d.record(s("s"), path, v1, Some(Held::whole(v1)));
+        d.record(s("s"), path, v1, Some(Held::whole(v1)), true);
         d.edited(s("s"), path, Some(v1), v2);
         assert_eq!(d.held(s("s"), path), Some(Held::whole(v2)), "it wrote the change to what it had");
         d.edited(s("s"), path, Some(v1), v3);
@@ -227,7 +243,7 @@ mod tests {
         let path = Path::new("/p/a.rs");
         d.edit_failed(s("s"), path);
         assert_eq!(d.held(s("s"), path), None);
-        d.record(s("s"), path, v1, Some(Held::whole(v1)));
+        d.record(s("s"), path, v1, Some(Held::whole(v1)), true);
         d.edit_failed(s("s"), path);
         assert_eq!(d.held(s("s"), path), Some(Held::whole(v1).no_longer_whole()), "it still read that version whole");
     }

@@ -352,7 +352,15 @@ impl Reader {
             }
             Holds::AsBefore => None,
         };
-        self.keep(session, loaded, holds);
+        // The version whose line numbers the session has now: not one a `reference` line or a
+        // `diff` from a base it never saw stands for (a QA pass's refused edit by number went
+        // ahead after a `[no diff …]` line, and after a diff from its own edit's base).
+        let shows_lines = match render.mode {
+            Mode::Reference => false,
+            Mode::Diff => held.is_some_and(|h| Some(h.hash) == self.deliveries.seen(session, &loaded.path)),
+            _ => true,
+        };
+        self.keep(session, loaded, holds, shows_lines);
         self.stats.reads.fetch_add(1, Ordering::Relaxed);
         self.stats.stubs.fetch_add(u64::from(stub), Ordering::Relaxed);
         self.stats.raw_tokens.fetch_add(raw as u64, Ordering::Relaxed);
@@ -388,8 +396,8 @@ impl Reader {
 
     /// Records the version the session was shown and what it now holds, keeping a content it
     /// holds as the base of its next diff.
-    fn keep(&self, session: SessionIn<'_>, file: &Loaded, held: Option<Held>) {
-        self.deliveries.record(session, &file.path, file.hash, held);
+    fn keep(&self, session: SessionIn<'_>, file: &Loaded, held: Option<Held>, shows_lines: bool) {
+        self.deliveries.record(session, &file.path, file.hash, held, shows_lines);
         if held.is_some() {
             self.cache.put(file.hash, Slot::Content, file.text.clone());
         }
