@@ -685,7 +685,7 @@ fn secrets_are_masked_in_every_output_and_edits_still_reach_their_lines() {
     let renamed = edited.replace("AWS_ACCESS_KEY_ID=", "AWS_KEY=");
     let out = lctx(&home, &root, &["edit", ".env", "--lines", "2-3", "--new", &renamed]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("would lose it"), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("would lose a secret or move it"), "{}", describe(&out));
     assert_eq!(
         std::fs::read_to_string(root.join(".env")).unwrap(),
         format!("GITHUB_TOKEN=rotated\nAWS_ACCESS_KEY_ID={aws}\nDEBUG=false\n")

@@ -404,10 +404,11 @@ impl Engine {
         self.guard.redaction.restore(config, replaced, &params.new_string).map_err(|marker| {
             let surface = params.surface;
             EngineError::invalid(format!(
-                "{} puts {marker} where it stands for no secret of the replaced text (its line no longer reads \
-                 as it did up to the marker, or the secret there is of another kind), and a secret of the \
-                 replaced text is written back nowhere: {shown} would lose it. Keep each marker as it was shown, \
-                 with the text before it on its line (indentation may change), or write the real value",
+                "{} puts {marker} where it cannot be told which secret of the replaced text it stands for (its \
+                 line up to it, or the line above, no longer reads as it did; or it is another kind's marker, or \
+                 spelled otherwise): {shown} would lose a secret or move it. Keep each marker as it was shown, \
+                 with the text before it on its line and the line above (indentation may change), or write the \
+                 real value",
                 surface.new_text()
             ))
         })

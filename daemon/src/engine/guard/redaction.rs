@@ -38,17 +38,20 @@ impl Redaction {
     /// the text it replaces: the agent saw those lines masked, and a marker kept where its secret
     /// was means the secret stays. A marker stands for the secret of its kind whose line, up to the
     /// marker, reads the same in the masked view (`DEV_TOKEN = "` — indentation aside), so lines
-    /// moved, deleted or swapped keep their own secrets; lines that read the same pair in order.
-    /// A marker that stands for no secret is the text it is (a test, a doc), unless a secret in
-    /// `replaced` was given back nowhere: then the edit likely moved it onto a changed line or
-    /// wrote another kind's marker over it (a QA pass lost a GitHub token under an `openai_key`
-    /// marker), and writing the mask would lose it; `Err` names that marker.
+    /// moved, deleted or swapped keep their own secrets. Where several such secrets read the same
+    /// (`TOKEN=` under `[prod]` and under `[dev]`), the line before tells them apart; a marker that
+    /// still could be either is refused (a QA pass's sections swapped their tokens, and a section
+    /// deleted kept the other's token in the one left). A marker that stands for no secret is the
+    /// text it is (a test, a doc), unless a secret in `replaced` was given back nowhere: then the
+    /// edit likely moved it onto a changed line or wrote another marker over it (another kind's,
+    /// or one spelled otherwise: `[redacted:github_token]`, `[REDACTED]`), and writing the mask
+    /// would lose it; `Err` names that marker.
     pub fn restore<'n>(&self, config: &Config, replaced: &str, new: &'n str) -> Result<Cow<'n, str>, String> {
-        if !config.redaction || !lean_ctx_redact::contains_marker(new) {
+        if !config.redaction || !new.to_ascii_uppercase().contains("[REDACTED") {
             return Ok(Cow::Borrowed(new));
         }
-        // Each secret with its marker and the masked text before the marker on its line.
-        let secrets: Vec<(lean_ctx_redact::Secret, String)> = {
+        // Each secret with its marker, the masked text before the marker on its line, and the line before.
+        let secrets: Vec<(lean_ctx_redact::Secret, String, String)> = {
             let mut masked = String::with_capacity(replaced.len());
             let mut last = 0;
             self.redactor
@@ -58,44 +61,77 @@ impl Redaction {
                     masked.push_str(&replaced[last..secret.range.start]);
                     last = secret.range.end;
                     let context = line_before(&masked, masked.len()).to_string();
+                    let above = line_above(&masked, masked.len()).to_string();
                     masked.push_str(&secret.marker);
-                    (secret, context)
+                    (secret, context, above)
                 })
                 .collect()
         };
+        let markers: Vec<std::ops::Range<usize>> = lean_ctx_redact::markers(new).collect();
+        let reads_as = |i: usize, marker: &std::ops::Range<usize>| {
+            secrets[i].0.marker == new[marker.clone()] && secrets[i].1 == line_before(new, marker.start)
+        };
+        // First the markers whose line before reads the same too, then those that can be one secret only.
         let mut given = vec![false; secrets.len()];
-        let mut literal = Vec::new();
+        let mut stands_for: Vec<Option<usize>> = vec![None; markers.len()];
+        for (m, marker) in markers.iter().enumerate() {
+            let above = line_above(new, marker.start);
+            let found = (0..secrets.len()).find(|&i| !given[i] && reads_as(i, marker) && secrets[i].2 == above);
+            if let Some(i) = found {
+                given[i] = true;
+                stands_for[m] = Some(i);
+            }
+        }
+        for (m, marker) in markers.iter().enumerate() {
+            if stands_for[m].is_some() {
+                continue;
+            }
+            let candidates: Vec<usize> = (0..secrets.len()).filter(|&i| !given[i] && reads_as(i, marker)).collect();
+            match candidates[..] {
+                [] => {}
+                [i] => {
+                    given[i] = true;
+                    stands_for[m] = Some(i);
+                }
+                _ => return Err(new[marker.clone()].to_string()),
+            }
+        }
         let mut out = String::with_capacity(new.len());
         let mut last = 0;
-        for marker in lean_ctx_redact::markers(new) {
-            let wanted = &new[marker.clone()];
-            let context = line_before(new, marker.start);
-            let found =
-                (0..secrets.len()).find(|&i| !given[i] && secrets[i].0.marker == wanted && secrets[i].1 == context);
+        let mut literal = None;
+        for (marker, found) in markers.iter().zip(&stands_for) {
             out.push_str(&new[last..marker.start]);
+            last = marker.end;
             match found {
                 Some(i) => {
-                    given[i] = true;
-                    let secret = &replaced[secrets[i].0.range.clone()];
+                    let secret = &replaced[secrets[*i].0.range.clone()];
                     out.push_str(secret);
                     // A view shows a secret over lines as its marker and the line breaks it spanned
                     // (see `mask_lines`); those kept after the marker are the secret's own.
                     let breaks = secret.matches('\n').count();
                     last = marker.end + kept_breaks(&new[marker.end..], breaks);
-                    continue;
                 }
                 None => {
-                    literal.push(wanted);
-                    out.push_str(wanted);
+                    literal.get_or_insert_with(|| new[marker.clone()].to_string());
+                    out.push_str(&new[marker.clone()]);
                 }
             }
-            last = marker.end;
         }
         out.push_str(&new[last..]);
         let lost = given.iter().any(|given| !given);
-        match literal.first() {
-            Some(marker) if lost => Err(marker.to_string()),
-            _ => Ok(Cow::Owned(out)),
+        // A marker spelled otherwise than a view writes one is no marker to the redactor, but it was meant as one.
+        let misspelt = || {
+            let upper = new.to_ascii_uppercase();
+            let exact: Vec<usize> = markers.iter().map(|m| m.start).collect();
+            upper.match_indices("[REDACTED").map(|(at, _)| at).find(|at| !exact.contains(at)).map(|at| {
+                let end = new[at..].find(']').map_or(new.len(), |end| at + end + 1);
+                new[at..end].to_string()
+            })
+        };
+        match (lost, literal) {
+            (true, Some(marker)) => Err(marker),
+            (true, None) => misspelt().map_or(Ok(Cow::Owned(out)), Err),
+            (false, _) => Ok(Cow::Owned(out)),
         }
     }
 
@@ -168,6 +204,11 @@ fn line_before(text: &str, at: usize) -> &str {
     text[..at].rsplit('\n').next().unwrap_or_default().trim_start()
 }
 
+/// The whole line above the one holding byte `at` (empty on the first line), trimmed.
+fn line_above(text: &str, at: usize) -> &str {
+    text[..at].rsplit('\n').nth(1).unwrap_or_default().trim()
+}
+
 /// The note a view carries when secrets were masked in it, naming the edit's parameters as the
 /// reader writes them.
 pub fn note(count: u32, surface: Surface) -> String {
@@ -218,6 +259,37 @@ mod tests {
         assert_eq!(restore("plain").unwrap(), "plain");
         let off = Config { redaction: false, ..Config::default() };
         assert_eq!(redaction.restore(&off, &replaced, &masked).unwrap(), masked);
+    }
+
+    /// A second QA pass: markers whose lines read the same (`TOKEN=` in two sections) were paired
+    /// in order, so swapping the sections swapped their tokens and deleting one section kept the
+    /// other's token; markers spelled otherwise were written as text and the secret lost.
+    #[test]
+    fn markers_reading_alike_are_told_apart_by_the_line_above_and_misspelt_ones_refused() {
+        let redaction = Redaction::default();
+        let config = Config::default();
+        let (prod, dev) = ("ghp_R8xK2mQ9vL4nT7wZ3pY6sB1cF5hJ0dG8aE2u", "ghp_t3Vq9LmZ2xW7kP4sN8bY1cR6hF0jD5gA2eUo");
+        let replaced = format!("[prod]\nTOKEN={prod}\n[dev]\nTOKEN={dev}\n");
+        let restore = |new: &str| redaction.restore(&config, &replaced, new).map(|text| text.into_owned());
+        let marker = "[REDACTED:github_token]";
+        assert_eq!(
+            restore(&format!("[dev]\nTOKEN={marker}\n[prod]\nTOKEN={marker}\n")).unwrap(),
+            format!("[dev]\nTOKEN={dev}\n[prod]\nTOKEN={prod}\n"),
+            "swapped sections keep their own tokens"
+        );
+        assert_eq!(restore(&format!("[dev]\nTOKEN={marker}\n")).unwrap(), format!("[dev]\nTOKEN={dev}\n"));
+        // The lines above changed too: either token could be meant.
+        assert_eq!(restore(&format!("[a]\nTOKEN={marker}\n")).unwrap_err(), marker);
+        // One secret reading so: no doubt which.
+        let one = format!("[prod]\nTOKEN={prod}\n");
+        let new = format!("[production]\nTOKEN={marker}\n");
+        let renamed = redaction.restore(&config, &one, &new).unwrap();
+        assert_eq!(renamed, format!("[production]\nTOKEN={prod}\n"));
+        for misspelt in ["[REDACTED:GITHUB_TOKEN]", "[redacted:github_token]", "[REDACTED: github_token]", "[REDACTED]"]
+        {
+            let new = format!("[prod]\nTOKEN={marker}\n[dev]\nTOKEN={misspelt}\n");
+            assert_eq!(restore(&new).unwrap_err(), misspelt, "{misspelt}");
+        }
     }
 
     #[test]
