@@ -95,8 +95,15 @@ impl Dirs {
     }
 }
 
+/// `$XDG_RUNTIME_DIR/lean-ctxd` when that is an absolute path (the XDG spec has a relative one
+/// ignored: a QA pass's `XDG_RUNTIME_DIR=rel` gave each project directory a daemon of its own,
+/// its runtime dir inside the project), else one under the temporary directory.
 fn default_runtime_dir() -> PathBuf {
-    match std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+    runtime_dir_from(std::env::var_os("XDG_RUNTIME_DIR"))
+}
+
+fn runtime_dir_from(xdg_runtime_dir: Option<std::ffi::OsString>) -> PathBuf {
+    match xdg_runtime_dir.filter(|d| Path::new(d).is_absolute()) {
         Some(dir) => PathBuf::from(dir).join("lean-ctxd"),
         None => {
             // SAFETY: geteuid has no preconditions and cannot fail.
@@ -144,5 +151,14 @@ mod tests {
         let err = check_socket_path(&long).unwrap_err();
         assert!(err.contains("at most 103"), "{err}");
         assert!(check_socket_path(Path::new("/run/user/1/lean-ctxd/lean-ctxd.sock")).is_ok());
+    }
+
+    #[test]
+    fn a_relative_or_empty_xdg_runtime_dir_is_ignored() {
+        let fallback = runtime_dir_from(None);
+        assert!(fallback.is_absolute() && fallback.starts_with(std::env::temp_dir()), "{}", fallback.display());
+        assert_eq!(runtime_dir_from(Some("rel".into())), fallback);
+        assert_eq!(runtime_dir_from(Some("".into())), fallback);
+        assert_eq!(runtime_dir_from(Some("/run/user/7".into())), PathBuf::from("/run/user/7/lean-ctxd"));
     }
 }

@@ -12,8 +12,14 @@ use std::path::Path;
 /// directory owned by this user with no group or other permission bits.
 /// Each refusal says how to fix it.
 pub fn ensure_private_dir(dir: &Path) -> Result<(), String> {
+    // Parents that are missing are made private too (a missing `$XDG_RUNTIME_DIR` was made 0755:
+    // the spec has it 0700); existing ones are left as they are.
     if let Some(parent) = dir.parent() {
-        fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     }
     match fs::DirBuilder::new().mode(0o700).create(dir) {
         Ok(()) => {}
@@ -95,6 +101,9 @@ mod tests {
         let dir = base.path().join("a/run");
         ensure_private_dir(&dir).unwrap();
         assert_eq!(fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
+        // QA: a missing parent (`$XDG_RUNTIME_DIR` itself) was made 0755.
+        let parent = fs::metadata(base.path().join("a")).unwrap().permissions().mode() & 0o777;
+        assert_eq!(parent, 0o700);
         ensure_private_dir(&dir).unwrap();
     }
 

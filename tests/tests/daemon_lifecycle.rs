@@ -186,6 +186,20 @@ fn sigterm_lets_an_in_flight_request_finish() {
     assert!(!singleton::is_held(&home.dirs().daemon_lock()));
 }
 
+/// QA: SIGHUP's default action ended the daemon at once, its socket left behind and a request in
+/// flight cut off. It stops as SIGTERM stops it.
+#[test]
+fn sighup_stops_the_daemon_as_sigterm_does() {
+    let home = Home::new();
+    let mut child = home.spawn_daemon(&[]);
+    assert!(home.socket().exists());
+    kill(child.id(), libc::SIGHUP);
+    assert!(wait_until(Duration::from_secs(12), || child.exited()), "gone within the deadline");
+    assert!(child.wait_success(), "a clean exit");
+    assert!(!home.socket().exists(), "its socket removed");
+    assert!(home.daemon_log().contains("SIGHUP"), "{}", home.daemon_log());
+}
+
 #[test]
 fn sigterm_drain_deadline_cuts_off_a_request_that_runs_too_long() {
     let home = Home::new();

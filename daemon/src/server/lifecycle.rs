@@ -1,7 +1,7 @@
 //! The daemon's life: start-up checks, serving, idle exit, graceful stop.
 //!
 //! Start: private runtime dir → exclusive `lean-ctxd.lock` → stored data made
-//! private → bind the socket (0600) → serve. Stop (SIGTERM, SIGINT, Shutdown
+//! private → bind the socket (0600) → serve. Stop (SIGTERM, SIGINT, SIGHUP, Shutdown
 //! RPC or idleness): stop accepting and unlink the socket, let in-flight
 //! requests finish within the drain deadline, flush, release the lock. A
 //! watchdog thread ends the process if that sequence itself hangs.
@@ -188,13 +188,18 @@ fn start_watchdog(after: Duration) {
 
 async fn watch_signals(host: Arc<Host>) {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+    // SIGHUP too: its default action ended the daemon at once, undrained, its socket left behind
+    // (a QA pass); a daemon has no terminal to reload for.
+    let (Ok(mut term), Ok(mut int), Ok(mut hup)) =
+        (signal(SignalKind::terminate()), signal(SignalKind::interrupt()), signal(SignalKind::hangup()))
+    else {
         tracing::error!("cannot install signal handlers; stop the daemon with `lctx daemon stop`");
         return;
     };
     tokio::select! {
         _ = term.recv() => host.trigger_shutdown("SIGTERM"),
         _ = int.recv() => host.trigger_shutdown("SIGINT"),
+        _ = hup.recv() => host.trigger_shutdown("SIGHUP"),
     }
 }
 
