@@ -106,6 +106,14 @@ fn warnings(plan: &mut Plan, failed: bool) {
 fn tests(plan: &mut Plan, failed: bool) {
     // A note per test binary, under its header: one under the first binary counting every binary's tests would
     // say that binary ran them all.
+    // A passing test's name may hold an error word (`should_panic_on_overflow ... ok`): its verdict says
+    // what it is.
+    let tail = if failed { plan.failure_tail_start() } else { plan.len() };
+    for i in 0..tail {
+        if verdict(plan.line(i)).is_some_and(|verdict| matches!(verdict, "ok" | "PASS" | "ignored" | "SKIP")) {
+            plan.account(i);
+        }
+    }
     for binary in binaries(plan) {
         plan.drop_counted_by_kind_in(binary, "tests not shown", NoteAt::First, failed, |line| match verdict(line)? {
             "ok" | "PASS" => Some("passing"),

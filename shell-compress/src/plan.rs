@@ -355,6 +355,13 @@ impl<'a> Plan<'a> {
         self.note(first, text.trim_end_matches('\n').to_string());
     }
 
+    /// Line `i`'s outcome is its family's verdict on it (a passing test's line): an error word in it (a test
+    /// named `test_ParseError`, `should_panic`) does not protect it from being counted. Not for the closing
+    /// lines of a failure, which are shown whole.
+    pub(crate) fn account(&mut self, i: usize) {
+        self.accounted[i] = true;
+    }
+
     /// Drops line `i` even when protected, because the caller shows an identical line elsewhere: a repeated
     /// fact survives as its first copy. Protection applied later does not bring it back.
     pub(crate) fn drop_copy(&mut self, i: usize) {

@@ -95,6 +95,14 @@ fn pytest(plan: &mut Plan, failed: bool) {
         let caps = PYTEST_VERBOSE.captures(line)?;
         matches!(&caps[1], "FAILED" | "ERROR").then_some(Verdict::Fail)
     });
+    // A passing test's name may hold an error word (`test_ParseError PASSED`, `[a-ValueError]`): its
+    // outcome says what it is (a QA agent's `-v` run kept 64 such lines).
+    let tail = if failed { plan.failure_tail_start() } else { plan.len() };
+    for i in 0..tail {
+        if PYTEST_VERBOSE.captures(plan.line(i)).is_some_and(|caps| !matches!(&caps[1], "FAILED" | "ERROR")) {
+            plan.account(i);
+        }
+    }
     plan.drop_counted_by_kind("lines of tests not shown", NoteAt::First, failed, |line| {
         let caps = PYTEST_VERBOSE.captures(line)?;
         let outcome = caps.get(1)?.as_str();
@@ -273,6 +281,18 @@ mod tests {
             out += "FAILED test_w.py::test_fail_late - assert 1 == 2\n";
         }
         out + "================== 42 passed, 41 warnings in 0.03s ===================\n"
+    }
+
+    #[test]
+    fn a_passing_test_named_for_an_error_is_counted_with_the_passing() {
+        // Named for errors, away from the closing lines of the failure (shown whole).
+        let mut raw = String::from("tests/test_m.py::test_ParseError PASSED [  1%]\n");
+        raw += "tests/test_m.py::test_kinds[a-ValueError] PASSED [  2%]\n";
+        raw += &(0..30).map(|i| format!("tests/test_m.py::test_{i} PASSED [{:>3}%]\n", i * 3 + 3)).collect::<String>();
+        raw += "tests/test_m.py::test_bad FAILED [100%]\n\n= 1 failed, 32 passed in 0.1s =\n";
+        let text = crate::compress("pytest -v", &raw, 1).text;
+        assert!(!text.contains("test_ParseError") && !text.contains("ValueError]"), "{text}");
+        assert!(text.contains("tests/test_m.py::test_bad FAILED"), "{text}");
     }
 
     #[test]
