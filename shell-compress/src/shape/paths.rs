@@ -21,7 +21,9 @@ pub(crate) fn is_path(line: &str) -> bool {
 
 /// Rewrites every run of path lines; returns how many lines were rewritten. A path followed by indented lines
 /// heads their block (eslint's file above its problems) and stays where it is; a run that names a line twice
-/// is no listing (a log of short words), and sorting it would drop the repeats and the order.
+/// is no listing (a log of short words), and sorting it would drop the repeats and the order. The runs share
+/// `budget`: `ls -R` prints a run per directory, and a budget each let a QA pass's listing grow with the
+/// number of directories.
 pub(crate) fn compact(plan: &mut Plan, budget: usize) -> usize {
     let heads_block = |i: usize| {
         plan.lines().get(i + 1).is_some_and(|next| next.starts_with(char::is_whitespace) && !next.trim().is_empty())
@@ -31,6 +33,7 @@ pub(crate) fn compact(plan: &mut Plan, budget: usize) -> usize {
         .flat_map(|region| region.split(|&i| heads_block(i)).map(<[usize]>::to_vec).collect::<Vec<_>>())
         .collect();
     let mut rewritten = 0;
+    let mut left = budget;
     for region in regions {
         let mut distinct: Vec<&str> = region.iter().map(|&i| plan.line(i).trim()).collect();
         distinct.sort_unstable();
@@ -38,9 +41,10 @@ pub(crate) fn compact(plan: &mut Plan, budget: usize) -> usize {
         if region.len() < MIN_ENTRIES || distinct.len() < region.len() {
             continue;
         }
-        let text = render(region.iter().map(|&i| plan.line(i).trim()), budget);
+        let text = render(region.iter().map(|&i| plan.line(i).trim()), left);
         // Joining names saves tokens even when it saves no characters (a newline costs a token of its own).
         if text.chars().count() <= super::size(plan, &region) {
+            left = left.saturating_sub(text.chars().count());
             rewritten += region.len();
             plan.replace(&region, text);
         }
@@ -109,6 +113,25 @@ fn at_boundary(path: &str, len: usize) -> bool {
 mod tests {
     use super::*;
     use crate::plan::Mark;
+
+    /// A QA pass: `ls -R` of three directories of 600 names each came back at three budgets' size, each
+    /// directory's run compacted within a budget of its own.
+    #[test]
+    fn the_directories_of_a_recursive_listing_share_one_budget() {
+        let mut raw = String::from(".:\na\nb\nc\n");
+        for dir in ["a", "b", "c"] {
+            raw += &format!("\n./{dir}:\n");
+            raw += &(1..=600).map(|i| format!("file_with_a_longish_name_{i}.txt\n")).collect::<String>();
+        }
+        let options = crate::Options::default();
+        let out = crate::compress_with("ls -R .", &raw, 0, &options).text;
+        let budget = options.listing_budget * crate::CHARS_PER_TOKEN;
+        assert!(out.chars().count() < budget + budget / 4, "{} chars: {out}", out.chars().count());
+        for dir in ["./a:", "./b:", "./c:"] {
+            assert!(out.contains(dir), "each directory is named: {out}");
+        }
+        assert!(out.contains("… 599 of 600 entries not shown"), "what is left out is counted: {out}");
+    }
 
     fn compacted(lines: &[&str]) -> String {
         let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();

@@ -121,6 +121,8 @@ fn is_long_listing(line: &str) -> bool {
 /// listing, which may be cut to its names past the budget. Returns how many lines were rewritten.
 pub(crate) fn compact(plan: &mut Plan, budget: usize, is_listing: impl Fn(usize) -> bool) -> usize {
     let mut rewritten = 0;
+    // One budget for every table: `ls -lR` prints one per directory (see `paths::compact`).
+    let mut left = budget;
     let row_like = |line: &str| {
         !line.starts_with(char::is_whitespace)
             && !line.trim().is_empty()
@@ -140,8 +142,9 @@ pub(crate) fn compact(plan: &mut Plan, budget: usize, is_listing: impl Fn(usize)
             if rows.len() < MIN_ROWS {
                 continue;
             }
-            let Some(text) = render(plan, rows, &columns, budget, &is_listing) else { continue };
+            let Some(text) = render(plan, rows, &columns, left, &is_listing) else { continue };
             if text.chars().count() < super::size(plan, rows) {
+                left = left.saturating_sub(text.chars().count());
                 rewritten += rows.len();
                 plan.replace(rows, text);
             }
