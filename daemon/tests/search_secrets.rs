@@ -49,3 +49,30 @@ fn a_secrets_word_finds_no_file_and_the_words_around_it_still_do() {
     assert_eq!(status.phase, lean_ctx_search::IndexPhase::Ready, "{status:?}");
     check(Source::Index);
 }
+
+/// QA: with a `.claude/settings.json` that does not parse, a search said only "withheld: deny every
+/// rule (the file cannot be read)", naming no cause; and a file asked about for its other name (a
+/// hard link) under a Read rule was named as an ask rule the user never wrote.
+#[test]
+fn a_search_names_why_it_withholds_files() {
+    let p = Project::new();
+    p.write("notes.md", "the deploy region is north\n");
+    std::fs::create_dir_all(p.root.join(".claude")).unwrap();
+    std::fs::create_dir_all(p.root.join("secret")).unwrap();
+    p.write("secret/plan.md", "the deploy plan\n");
+    std::fs::hard_link(p.root.join("secret/plan.md"), p.root.join("plan.md")).unwrap();
+    let regex = |pattern: &str| {
+        let params = SearchParams { pattern: pattern.into(), action: "regex".into(), ..Default::default() };
+        p.engine.search(&p.caller("s"), &params, &Cancel::default()).unwrap()
+    };
+    p.write(".claude/settings.json", r#"{"permissions": {"deny": ["Read(./secret/**)"]}}"#);
+    let found = regex("deploy");
+    let note = found.note.clone().unwrap_or_default();
+    assert!(note.contains("a file with another name (a hard link) that Read(./secret/**)"), "{note}");
+    assert!(!note.contains("ask Read"), "{note}");
+    p.write(".claude/settings.json", r#"{"permissions": {"deny": ["Read(./secret/**)"] "ask": []}}"#);
+    let found = regex("deploy");
+    let note = found.note.clone().unwrap_or_default();
+    assert!(note.contains("settings.json cannot be used as settings (") && note.contains("line 1"), "{note}");
+    assert!(found.matches.is_empty(), "{}", found.text);
+}

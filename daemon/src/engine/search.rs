@@ -623,9 +623,19 @@ pub(crate) fn read_rule(
     file: &Path,
     shows: Shows,
 ) -> Option<String> {
+    use lean_ctx_guard::permissions::Cause;
     match permissions.check_read(file) {
         Verdict::Allow => None,
+        // QA: "deny every rule (the file cannot be read)" named no cause to fix.
+        Verdict::Deny { file, cause: Some(Cause::Unusable(why)), .. } => {
+            Some(format!("{} cannot be used as settings ({why}): nothing is shown until it is fixed", file.display()))
+        }
         Verdict::Deny { rule, file, .. } => Some(format!("deny {rule} in {}", file.display())),
+        // QA: a hard link's ask read as an ask rule the user never wrote.
+        Verdict::Ask { rule, file, cause: Some(Cause::OtherNames { .. }) } if shows == Shows::Content => Some(format!(
+            "a file with another name (a hard link) that {rule} in {} covers (the host's own read asks the user)",
+            file.display()
+        )),
         Verdict::Ask { rule, file, .. } if shows == Shows::Content => {
             Some(format!("ask {rule} in {} (the host's own read asks the user)", file.display()))
         }
