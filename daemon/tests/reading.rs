@@ -1021,6 +1021,33 @@ fn a_diff_that_shows_no_lines_does_not_lift_a_refused_edit_by_number() {
     }
 }
 
+/// A third QA pass: an `aggressive` view (comments left out, no numbers) lifted the hold, and a
+/// full re-read answered with a diff from the version the session held whole did not, though it
+/// gives every line of the new one.
+#[test]
+fn an_aggressive_view_gives_no_line_numbers_and_a_diff_from_a_whole_version_does() {
+    let p = Project::new();
+    let code: String = (1..=30).map(|i| format!("# note {i}\nx{i} = {i}\n")).collect();
+    p.write("a.py", &code);
+    let by_number =
+        EditParams { path: "a.py".into(), new_string: "y = 0".into(), lines: Some((3, 3)), ..Default::default() };
+    p.read("s", "a.py", "full", false);
+    p.write("a.py", &format!("import os\n{code}"));
+    p.read("s", "a.py", "aggressive", false);
+    assert!(p.engine.edit(&p.caller("s"), &by_number).is_err(), "aggressive shows no numbers");
+    // A range of a newer version moves the numbers there; a full read then diffs from the version held
+    // whole (another session: the refused edit above left this one holding nothing whole).
+    p.write("a.py", &code);
+    p.read("t", "a.py", "full", false);
+    p.write("a.py", &format!("import os\n{code}"));
+    p.read("t", "a.py", "lines:1-1", false);
+    p.write("a.py", &format!("import os\nimport re\n{code}"));
+    let full = p.read("t", "a.py", "full", false);
+    assert_eq!(full.mode, "diff", "{full:?}");
+    p.engine.edit(&p.caller("t"), &by_number).unwrap();
+    assert!(p.text("a.py").starts_with("import os\nimport re\ny = 0\nx1 = 1\n"), "{}", p.text("a.py"));
+}
+
 /// QA: a range, signatures or map read gives the line numbers an agent edits by, but only a whole
 /// read held the edit to its version, so a line inserted above by another process sent the edit
 /// to other lines; and once refused, a range re-read of the new version did not lift the refusal.

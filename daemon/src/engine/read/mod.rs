@@ -352,12 +352,14 @@ impl Reader {
             }
             Holds::AsBefore => None,
         };
-        // The version whose line numbers the session has now: not one a `reference` line or a
-        // `diff` from a base it never saw stands for (a QA pass's refused edit by number went
-        // ahead after a `[no diff …]` line, and after a diff from its own edit's base).
+        // The version whose line numbers the session has now: not one a `reference` line, an
+        // `aggressive` view (no numbers, lines left out), a `[no diff …]` line or a diff from a base
+        // it does not know stands for (QA passes' refused edits by number went ahead after each).
+        // A diff from a version it holds whole, or whose lines it saw last, gives it the new lines.
         let shows_lines = match render.mode {
-            Mode::Reference => false,
-            Mode::Diff => held.is_some_and(|h| Some(h.hash) == self.deliveries.seen(session, &loaded.path)),
+            Mode::Reference | Mode::Aggressive => false,
+            Mode::Diff if matches!(render.holds, Holds::AsBefore) => false,
+            Mode::Diff => held.is_some_and(|h| h.whole || Some(h.hash) == self.deliveries.seen(session, &loaded.path)),
             _ => true,
         };
         self.keep(session, loaded, holds, shows_lines);
