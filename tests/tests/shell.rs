@@ -174,8 +174,8 @@ fn raw_mode_and_small_output_pass_through_untouched() {
     // QA: a raw run that failed read as its output alone (`(no output)` for `exit 3`): the exit
     // code follows it, as it ends every shaped answer.
     let failed = lctx(&home, &root, &["run", "--raw", "--", "echo hi; exit 3"]);
-    assert_eq!((stdout(&failed), failed.status.code()), ("hi\n[exit:3]".to_string(), Some(3)));
-    assert_eq!(stdout(&lctx(&home, &root, &["run", "--raw", "--", "exit 4"])), "[exit:4]");
+    assert_eq!((stdout(&failed), failed.status.code()), ("hi\n[exit:3]\n".to_string(), Some(3)));
+    assert_eq!(stdout(&lctx(&home, &root, &["run", "--raw", "--", "exit 4"])), "[exit:4]\n");
     let unterminated = "seq 1 500; printf 'no newline at end'";
     let id = archive_id(&stdout(&lctx(&home, &root, &["run", "--", unterminated])));
     let expanded = stdout(&lctx(&home, &root, &["expand", &id]));

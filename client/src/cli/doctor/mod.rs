@@ -379,15 +379,25 @@ fn check_data_dir(opts: &ClientOptions) -> Check {
     match result {
         Ok(()) => match unwritable() {
             None => ok("data dir", format!("{} writable", dir.display())),
-            Some((file, e)) => failed(
-                "data dir",
-                format!("{} is not writable: {e}", file.display()),
-                format!(
-                    "make it writable (`chmod u+w {}`; `lsattr` shows an immutable flag): every write to the \
-                     ledger, sessions and knowledge fails until then",
-                    file.display()
-                ),
-            ),
+            Some((file, e)) => {
+                // Another user's file is not this one's to chmod (a QA pass's root-owned state.db).
+                // SAFETY: geteuid has no preconditions and cannot fail.
+                let me = unsafe { libc::geteuid() };
+                let owner = std::fs::metadata(&file).map(|m| m.uid()).ok().filter(|&uid| uid != me);
+                let mend = match owner {
+                    Some(uid) => {
+                        format!("it belongs to uid {uid}: give it back (`sudo chown {me} {}`)", file.display())
+                    }
+                    None => {
+                        format!("make it writable (`chmod u+w {}`; `lsattr` shows an immutable flag)", file.display())
+                    }
+                };
+                failed(
+                    "data dir",
+                    format!("{} is not writable: {e}", file.display()),
+                    format!("{mend}: every write to the ledger, sessions and knowledge fails until then"),
+                )
+            }
         },
         Err(e) => failed(
             "data dir",

@@ -98,7 +98,7 @@ impl Redaction {
         }
         let mut out = String::with_capacity(new.len());
         let mut last = 0;
-        let mut literal = None;
+        let mut literal: Vec<String> = Vec::new();
         for (marker, found) in markers.iter().zip(&stands_for) {
             out.push_str(&new[last..marker.start]);
             last = marker.end;
@@ -112,7 +112,7 @@ impl Redaction {
                     last = marker.end + kept_breaks(&new[marker.end..], breaks);
                 }
                 None => {
-                    literal.get_or_insert_with(|| new[marker.clone()].to_string());
+                    literal.push(new[marker.clone()].to_string());
                     out.push_str(&new[marker.clone()]);
                 }
             }
@@ -128,10 +128,15 @@ impl Redaction {
                 new[at..end].to_string()
             })
         };
-        match (lost, literal) {
-            (true, Some(marker)) => Err(marker),
-            (true, None) => misspelt().map_or(Ok(Cow::Owned(out)), Err),
-            (false, _) => Ok(Cow::Owned(out)),
+        // A marker for no secret, of a kind the replaced text holds, is a copy of one it cannot make
+        // (a QA pass's `BACKUP_TOKEN=[REDACTED:github_token]` beside the token's own line was written
+        // as that text); of another kind, with every secret given back, it is text (a test, a doc).
+        let copy = literal.iter().find(|marker| secrets.iter().any(|(secret, ..)| secret.marker == **marker));
+        match (lost, literal.first(), copy) {
+            (true, Some(marker), _) => Err(marker.clone()),
+            (true, None, _) => misspelt().map_or(Ok(Cow::Owned(out)), Err),
+            (false, _, Some(marker)) => Err(marker.clone()),
+            (false, _, None) => Ok(Cow::Owned(out)),
         }
     }
 
@@ -285,6 +290,9 @@ mod tests {
         let new = format!("[production]\nTOKEN={marker}\n");
         let renamed = redaction.restore(&config, &one, &new).unwrap();
         assert_eq!(renamed, format!("[production]\nTOKEN={prod}\n"));
+        // A second marker of the kind of a secret given back is a copy the edit cannot make.
+        let copied = format!("[prod]\nTOKEN={marker}\nBACKUP={marker}\n[dev]\nTOKEN={marker}\n");
+        assert_eq!(restore(&copied).unwrap_err(), marker);
         for misspelt in ["[REDACTED:GITHUB_TOKEN]", "[redacted:github_token]", "[REDACTED: github_token]", "[REDACTED]"]
         {
             let new = format!("[prod]\nTOKEN={marker}\n[dev]\nTOKEN={misspelt}\n");
