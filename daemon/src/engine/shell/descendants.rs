@@ -89,20 +89,26 @@ fn signal(pid: libc::pid_t, signal: libc::c_int) {
 /// leader's group, the leader included.
 pub fn kill_tree(leader: libc::pid_t) {
     signal(leader, libc::SIGSTOP);
+    kill_in_rounds(|| live_descendants(leader));
+    signal(-leader, libc::SIGKILL);
+}
+
+/// Kills what `live` finds, round after round until it finds nothing (a round also catches what
+/// forked during the last) or [`KILL_DEADLINE`] has passed.
+fn kill_in_rounds(live: impl Fn() -> Vec<libc::pid_t>) {
     let deadline = Instant::now() + KILL_DEADLINE;
     let mut pause = Duration::from_millis(1);
     loop {
-        let live = live_descendants(leader);
-        if live.is_empty() || Instant::now() >= deadline {
+        let found = live();
+        if found.is_empty() || Instant::now() >= deadline {
             break;
         }
-        for pid in live {
+        for pid in found {
             signal(pid, libc::SIGKILL);
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(20));
     }
-    signal(-leader, libc::SIGKILL);
 }
 
 /// Ends what is left running in the session `leader` led, once `leader` — the command's process,
@@ -111,20 +117,9 @@ pub fn kill_tree(leader: libc::pid_t) {
 /// its own). A process that made a session of its own (`setsid -f`, a daemon) is not in it.
 pub fn end_session(leader: libc::pid_t) {
     signal(-leader, libc::SIGKILL);
-    let deadline = Instant::now() + KILL_DEADLINE;
-    let mut pause = Duration::from_millis(1);
-    loop {
-        let live: Vec<libc::pid_t> =
-            processes(leader).filter(|(_, stat)| stat.session == leader && !stat.ended).map(|(pid, _)| pid).collect();
-        if live.is_empty() || Instant::now() >= deadline {
-            break;
-        }
-        for pid in live {
-            signal(pid, libc::SIGKILL);
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(20));
-    }
+    kill_in_rounds(|| {
+        processes(leader).filter(|(_, stat)| stat.session == leader && !stat.ended).map(|(pid, _)| pid).collect()
+    });
 }
 
 #[cfg(test)]
