@@ -90,6 +90,9 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     let config = engine.config.get();
     let max_message = usize::try_from(config.max_message_bytes).unwrap_or(usize::MAX);
     let host = Arc::new(Host::daemon(socket.clone(), idle_override));
+    // Handlers before the socket: a signal sent once the socket shows (a test's, a service
+    // manager's) must drain, not meet the default action that ends the process where it stands.
+    let signals = stop_signals();
     let (listener, socket_file) =
         transport::bind(&socket).map_err(|e| format!("cannot listen on {}: {e}", socket.display()))?;
     tracing::info!(
@@ -102,7 +105,7 @@ async fn serve(dirs: Dirs, socket: PathBuf, idle_override: Option<Duration>) -> 
     let (tx, rx) = tokio::sync::mpsc::channel(64);
     tokio::spawn(transport::accept_loop(listener, transport::Unlink(socket.clone(), socket_file), host.clone(), tx));
     tokio::spawn(watch_socket(host.clone(), socket.clone(), socket_file));
-    tokio::spawn(watch_signals(host.clone()));
+    tokio::spawn(watch_signals(host.clone(), signals));
     tokio::spawn(watch_idle(host.clone(), engine.clone()));
 
     let server = tonic::transport::Server::builder()
@@ -186,16 +189,25 @@ fn start_watchdog(after: Duration) {
     });
 }
 
-async fn watch_signals(host: Arc<Host>) {
+/// SIGTERM, SIGINT and SIGHUP, each caught from here on. SIGHUP too: its default action ended the
+/// daemon at once, undrained, its socket left behind (a QA pass); a daemon has no terminal to
+/// reload for.
+type StopSignals = [tokio::signal::unix::Signal; 3];
+
+fn stop_signals() -> Option<StopSignals> {
     use tokio::signal::unix::{SignalKind, signal};
-    // SIGHUP too: its default action ended the daemon at once, undrained, its socket left behind
-    // (a QA pass); a daemon has no terminal to reload for.
-    let (Ok(mut term), Ok(mut int), Ok(mut hup)) =
-        (signal(SignalKind::terminate()), signal(SignalKind::interrupt()), signal(SignalKind::hangup()))
-    else {
-        tracing::error!("cannot install signal handlers; stop the daemon with `lctx daemon stop`");
-        return;
-    };
+    let installed = (signal(SignalKind::terminate()), signal(SignalKind::interrupt()), signal(SignalKind::hangup()));
+    match installed {
+        (Ok(term), Ok(int), Ok(hup)) => Some([term, int, hup]),
+        _ => {
+            tracing::error!("cannot install signal handlers; stop the daemon with `lctx daemon stop`");
+            None
+        }
+    }
+}
+
+async fn watch_signals(host: Arc<Host>, signals: Option<StopSignals>) {
+    let Some([mut term, mut int, mut hup]) = signals else { return };
     tokio::select! {
         _ = term.recv() => host.trigger_shutdown("SIGTERM"),
         _ = int.recv() => host.trigger_shutdown("SIGINT"),
