@@ -473,7 +473,7 @@ fn line_range(text: &str, start: u32, end: u32, shown: &str, surface: Surface) -
     let (first, last) = (start as usize, end as usize);
     if first == 0 || last > lines.len() {
         let problem = if first == 0 { "line numbers start at 1" } else { "the range runs past the end" };
-        let length = if lines.len() == 1 { "1 line".to_string() } else { format!("{} lines", lines.len()) };
+        let length = lean_ctx_common::plural::count(lines.len() as u64, "line");
         return Err(EngineError::invalid(format!(
             "lines {start}-{end} are not within {shown}, which has {length} ({problem})"
         )));

@@ -116,7 +116,7 @@ pub fn lines(
     let mut covered = vec![false; all.len()];
     let mut selection = Selection { text: String::new(), plain: String::new(), complete: false };
     if let Some(&(start, _)) = ranges.iter().find(|(start, _)| *start > total) {
-        let length = if total == 1 { "1 line".to_string() } else { format!("{total} lines") };
+        let length = lean_ctx_common::plural::count(total.into(), "line");
         return Err(EngineError::invalid(format!("{shown} has {length}; line {start} is past the end")));
     }
     for (start, end) in joined(ranges, total) {
