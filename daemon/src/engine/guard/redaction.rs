@@ -47,7 +47,12 @@ impl Redaction {
     /// or one spelled otherwise: `[redacted:github_token]`, `[REDACTED]`), and writing the mask
     /// would lose it; `Err` names that marker.
     pub fn restore<'n>(&self, config: &Config, replaced: &str, new: &'n str) -> Result<Cow<'n, str>, String> {
-        if !config.redaction || !new.to_ascii_uppercase().contains("[REDACTED") {
+        if !config.redaction {
+            return Ok(Cow::Borrowed(new));
+        }
+        // ASCII case only: the byte offsets are `new`'s, for the misspelt markers below.
+        let upper = new.to_ascii_uppercase();
+        if !upper.contains("[REDACTED") {
             return Ok(Cow::Borrowed(new));
         }
         // Each secret with its marker, the masked text before the marker on its line, and the line before.
@@ -121,7 +126,6 @@ impl Redaction {
         let lost = given.iter().any(|given| !given);
         // A marker spelled otherwise than a view writes one is no marker to the redactor, but it was meant as one.
         let misspelt = || {
-            let upper = new.to_ascii_uppercase();
             let exact: Vec<usize> = markers.iter().map(|m| m.start).collect();
             upper.match_indices("[REDACTED").map(|(at, _)| at).find(|at| !exact.contains(at)).map(|at| {
                 let end = new[at..].find(']').map_or(new.len(), |end| at + end + 1);
