@@ -31,8 +31,11 @@ const TESTS: &str = "tests to run";
 /// The files whose every call of what changed is linked by its name alone, to one of several
 /// definitions of that name (`ambiguous` in ctx_callgraph): each may call another of them.
 const AMBIGUOUS_CALLERS: &str = "ambiguous callers";
-/// What a test's reason ends with when it is to run only for such files.
-const THROUGH_AMBIGUOUS: &str = "[only through ambiguous callers]";
+/// The files whose every type use of what changed names it by a bare name several definitions
+/// share.
+const AMBIGUOUS_TYPE_USES: &str = "ambiguous type uses";
+/// What a test's reason ends with when it is to run only for files of those two groups.
+const THROUGH_AMBIGUOUS: &str = "[only through ambiguous links]";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImpactAction {
@@ -449,7 +452,8 @@ fn callers_group(
 /// that no call of them reached: a change to a type reaches them as a call reaches a caller (a
 /// QA agent's impact of a TypeScript interface used in 4 files, and of a Rust trait used in 84
 /// places, read "callers: none, tests to run: none"). One step, as a type use is no call to walk
-/// further from; their tests are run too.
+/// further from; their tests are run too. A file naming them only by a bare name several
+/// definitions share is listed apart, as ambiguous callers are.
 fn type_uses_group(
     graph: &Graph,
     ids: &[DefId],
@@ -458,27 +462,44 @@ fn type_uses_group(
     interrupt: Interrupt<'_>,
 ) -> EngineResult<()> {
     let names: BTreeSet<String> = ids.iter().filter_map(|id| graph.summary(id)).map(|d| d.name).collect();
-    // Each file not reached otherwise, and whether any of its type uses is not ambiguous.
+    // Each file naming them in a type, and whether any of its type uses is not ambiguous.
     let mut by_file: BTreeMap<String, bool> = BTreeMap::new();
     for used in graph.uses(ids, interrupt)?.into_iter().filter(|u| u.kind == RefKind::Type) {
-        if reached.files.contains_key(&used.file) && !reached.ambiguous_only.contains(&used.file) {
-            continue;
-        }
         *by_file.entry(used.file).or_default() |= used.label != Label::Ambiguous;
     }
+    // A file listed already is not listed again, unless it was listed only as an ambiguous
+    // caller and names them surely here.
+    by_file.retain(|file, sure| !reached.files.contains_key(file) || (*sure && reached.ambiguous_only.contains(file)));
     if by_file.is_empty() {
         return Ok(());
     }
     let why = format!("names {} in a type", subject::within_line(names, ", "));
-    let mut linked = Vec::new();
-    for (file, resolved) in by_file {
-        match resolved {
-            true => reached.add(&file, 1, why.clone()),
-            false => reached.add_ambiguous(&file, 1, why.clone()),
+    let (mut linked, mut ambiguous) = (Vec::new(), Vec::new());
+    for (file, sure) in by_file {
+        let entry = Linked { file, depth: 1, why: why.clone() };
+        if sure {
+            reached.add(&entry.file, 1, why.clone());
+            linked.push(entry);
+        } else {
+            reached.add_ambiguous(&entry.file, 1, why.clone());
+            ambiguous.push(entry);
         }
-        linked.push(Linked { file, depth: 1, why: why.clone() });
+    }
+    if !ambiguous.is_empty() {
+        add_note(
+            &mut answer.note,
+            format!(
+                "{} of the {} files naming it in a type name it only by a name several definitions share: listed \
+                 apart as {AMBIGUOUS_TYPE_USES}, and the tests run only for them end with {THROUGH_AMBIGUOUS}",
+                ambiguous.len(),
+                linked.len() + ambiguous.len()
+            ),
+        );
     }
     answer.groups.push(Group::new("type uses", linked, subject::GROUP_LIMIT));
+    if !ambiguous.is_empty() {
+        answer.groups.push(Group::new(AMBIGUOUS_TYPE_USES, ambiguous, subject::GROUP_LIMIT));
+    }
     Ok(())
 }
 
@@ -586,7 +607,7 @@ mod tests {
                 named("ambiguous callers", &["notify.py (calls Sms::send [ambiguous])"]),
                 named(
                     "tests to run",
-                    &["test_notify.py (tests notify.py (name+import) [only through ambiguous callers])"]
+                    &["test_notify.py (tests notify.py (name+import) [only through ambiguous links])"]
                 ),
             ]
         );
@@ -604,11 +625,62 @@ mod tests {
                 "tests to run",
                 &[
                     "test_mailer.py (tests mailer.py (name+import))",
-                    "test_notify.py (tests notify.py (name+import) [only through ambiguous callers])"
+                    "test_notify.py (tests notify.py (name+import) [only through ambiguous links])"
                 ]
             )
         );
         assert!(note.contains("1 of the 2 calling files"), "{note}");
+    }
+
+    /// A file naming a type only by a bare name two definitions share (`User` of `admin.rs` or of
+    /// `shop.rs`, not imported) was listed among the type uses like a sure one, its tests like
+    /// sure ones, and a file listed as an ambiguous caller was listed again under them.
+    #[test]
+    fn type_uses_only_by_an_ambiguous_name_are_listed_apart_and_once() {
+        let files = [
+            ("src/admin.rs", "pub struct User {}\n"),
+            ("src/shop.rs", "pub struct User {}\n"),
+            ("src/orders.rs", "use crate::shop::User;\n\npub fn owner(u: &User) -> &User {\n    u\n}\n"),
+            ("src/audit.rs", "pub fn log(u: &User) -> &User {\n    u\n}\n"),
+            ("src/sync.rs", "pub fn push(u: &User) -> User {\n    User {}\n}\n"),
+            ("tests/audit.rs", "use amb::audit::log;\n\n#[test]\nfn logs() {\n    log(&amb::shop::User);\n}\n"),
+        ];
+        let mut graph = Graph::new();
+        for (path, source) in files {
+            let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, source);
+            graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+        }
+        let too_large = BTreeSet::new();
+        let view = super::super::GraphView {
+            graph: &graph,
+            phase: super::super::Phase::Ready,
+            lagging: false,
+            too_large: &too_large,
+        };
+        let listed = |symbol: &str| {
+            let (answer, _) =
+                analyze(&view, Some("src/shop.rs"), Some(symbol), 1, &|_| true, Interrupt::NEVER).unwrap();
+            let groups: Vec<(String, Vec<String>)> = answer
+                .groups
+                .iter()
+                .map(|g| (g.name.clone(), g.files.iter().map(|l| format!("{} ({})", l.file, l.why)).collect()))
+                .collect();
+            (groups, answer.note.unwrap_or_default())
+        };
+        let (user, note) = listed("User");
+        let named = |name: &str, files: &[&str]| (name.to_string(), files.iter().map(|f| f.to_string()).collect());
+        assert_eq!(
+            user,
+            vec![
+                named("callers", &[]),
+                // Listed once: as an ambiguous caller, not again for its ambiguous type use.
+                named("ambiguous callers", &["src/sync.rs (calls User [ambiguous])"]),
+                named("type uses", &["src/orders.rs (names User in a type)"]),
+                named("ambiguous type uses", &["src/audit.rs (names User in a type)"]),
+                named("tests to run", &["tests/audit.rs (tests src/audit.rs (name) [only through ambiguous links])"]),
+            ]
+        );
+        assert!(note.contains("1 of the 2 files naming it in a type name it only by a name several"), "{note}");
     }
 
     #[test]
