@@ -370,10 +370,14 @@ fn unknown_key(name: &str) -> String {
 }
 
 /// The parser's message, with an unknown key's said as [`unknown_key`] says
-/// it (the parser lists every key, and no near miss).
-fn explain(message: &str) -> String {
+/// it (the parser lists every key, and no near miss), and a duplicate key's
+/// name given: `named` is the text the error points at.
+fn explain(message: &str, named: &str) -> String {
     match message.strip_prefix("unknown field `").and_then(|rest| rest.split_once('`')) {
         Some((name, _)) => unknown_key(name),
+        None if message.trim() == "duplicate key" && !named.is_empty() => {
+            format!("`{named}` is set twice; keep one of its lines")
+        }
         None => message.to_string(),
     }
 }
@@ -426,8 +430,10 @@ impl std::error::Error for ConfigError {}
 
 /// Parses config text; `file` only names the source in errors.
 pub fn parse(file: &Path, text: &str) -> Result<Config, ConfigError> {
-    let config: Config =
-        toml_edit::de::from_str(text).map_err(|e| ConfigError::in_file(file, text, e.span(), &explain(e.message())))?;
+    let config: Config = toml_edit::de::from_str(text).map_err(|e| {
+        let named = e.span().and_then(|span| text.get(span)).map(str::trim).unwrap_or_default();
+        ConfigError::in_file(file, text, e.span(), &explain(e.message(), named))
+    })?;
     config.validate().map_err(|m| ConfigError::in_file(file, text, None, &m))?;
     Ok(config)
 }
@@ -786,6 +792,16 @@ mod tests {
         let f = write(d.path(), "mcp_tools_profile = \"huge\"\n");
         let e = load(&f).unwrap_err();
         assert!(e.message.contains("not one of minimal, standard, code, all"), "{e}");
+    }
+
+    /// QA: a key set twice read "duplicate key", naming neither the key nor its first line.
+    #[test]
+    fn a_key_set_twice_is_named() {
+        let d = tempfile::tempdir().unwrap();
+        let f = write(d.path(), "idle_timeout_secs = 5\nredact = true\nidle_timeout_secs = 6\n");
+        let e = load(&f).unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert_eq!(e.message, "`idle_timeout_secs` is set twice; keep one of its lines");
     }
 
     #[test]
