@@ -242,11 +242,14 @@ fn doctor_says_it_started_the_daemon_when_only_a_dead_ones_socket_was_there() {
 #[test]
 fn doctor_names_the_build_a_daemon_of_another_binary_runs() {
     let home = Home::new();
-    // A newer build (written later), since deleted: lctx keeps using it.
+    // A newer build (other bytes, written later), since deleted: lctx keeps using it.
     let newer = home.path().join("newer");
     std::fs::create_dir_all(&newer).unwrap();
-    std::fs::copy(bin("lean-ctxd"), newer.join("lean-ctxd")).unwrap();
-    let _daemon = home.spawn_daemon_of(&newer.join("lean-ctxd"), &[]);
+    let mut bytes = std::fs::read(bin("lean-ctxd")).unwrap();
+    bytes.push(0);
+    std::fs::write(newer.join("lean-ctxd"), bytes).unwrap();
+    std::fs::set_permissions(newer.join("lean-ctxd"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let daemon = home.spawn_daemon_of(&newer.join("lean-ctxd"), &[]);
     std::fs::remove_dir_all(&newer).unwrap();
     let text = stdout(&doctor(&home, &[]));
     let line = format!(
@@ -257,6 +260,24 @@ fn doctor_names_the_build_a_daemon_of_another_binary_runs() {
         newer.join("lean-ctxd").display(),
         bin("lean-ctxd").display(),
         env!("CARGO_PKG_VERSION"),
+    );
+    assert!(text.contains(&line), "{text}");
+
+    // A copy of the same binary is another file, written later, but no other build: doctor
+    // called it "a newer build".
+    drop(daemon);
+    let copy = home.path().join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(bin("lean-ctxd"), copy.join("lean-ctxd")).unwrap();
+    let _daemon = home.spawn_daemon_of(&copy.join("lean-ctxd"), &[]);
+    let text = stdout(&doctor(&home, &[]));
+    let line = format!(
+        "OK   daemon       running: pid {}, version {}, same build as lctx, run from a copy ({}) of the {} lctx would \
+         start; lctx uses it\n",
+        home.daemon_pids()[0],
+        env!("CARGO_PKG_VERSION"),
+        copy.join("lean-ctxd").display(),
+        bin("lean-ctxd").display(),
     );
     assert!(text.contains(&line), "{text}");
 }

@@ -5,6 +5,7 @@ mod install;
 
 use std::io::Write as _;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::Path;
 
 use lean_ctx_common::build_info;
 use lean_ctx_common::config;
@@ -224,11 +225,35 @@ fn build(opts: &ClientOptions, daemon: &daemon::Daemon) -> String {
     match &opts.daemon_bin {
         None => format!("lctx finds no lean-ctxd of its own to compare builds with{running}"),
         Some(_) if daemon.same_build() => format!("same build as lctx{running}"),
+        // A copy of the binary is another file, written later: by the handshake's identity a
+        // newer build, which doctor called it.
+        Some(ours) if same_bytes(Path::new(&format!("/proc/{}/exe", daemon.hello.pid)), ours) => format!(
+            "same build as lctx, run from a copy{running} of the {} lctx would start; lctx uses it",
+            ours.display()
+        ),
         Some(ours) => format!(
             "a newer build{running} than the {} {} lctx would start; lctx uses it",
             ours.display(),
             build_info::VERSION
         ),
+    }
+}
+
+/// Whether two files hold the same bytes (false when either cannot be read).
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    use std::io::Read;
+    let (Ok(mut a), Ok(mut b)) = (std::fs::File::open(a), std::fs::File::open(b)) else { return false };
+    let size = |f: &std::fs::File| f.metadata().map(|m| m.len()).ok();
+    if size(&a).is_none() || size(&a) != size(&b) {
+        return false;
+    }
+    let (mut x, mut y) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    loop {
+        match a.read(&mut x) {
+            Ok(0) => return true,
+            Ok(n) if b.read_exact(&mut y[..n]).is_ok() && x[..n] == y[..n] => {}
+            _ => return false,
+        }
     }
 }
 
