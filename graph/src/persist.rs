@@ -16,7 +16,7 @@ use crate::js_modules::JsModules;
 const MAGIC: &[u8] = b"LCTXGRAPH";
 /// Bump when the facts' meaning or shape changes: an older snapshot is then discarded and the
 /// graph rebuilt from the files.
-pub const FORMAT_VERSION: u32 = 32;
+pub const FORMAT_VERSION: u32 = 33;
 const HEADER: usize = MAGIC.len() + 4 + 32;
 
 /// Why a snapshot was not loaded.
