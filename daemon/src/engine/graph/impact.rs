@@ -683,6 +683,41 @@ mod tests {
         assert!(note.contains("1 of the 2 files naming it in a type name it only by a name several"), "{note}");
     }
 
+    /// QA: the impact of a Python class listed the files annotating with its bare name only, not
+    /// `models.User` nor a quoted `"User | None"`.
+    #[test]
+    fn python_type_uses_through_a_module_and_in_quotes_are_listed() {
+        let files = [
+            ("pkg/__init__.py", ""),
+            ("pkg/models.py", "class User:\n    pass\n"),
+            ("by_module.py", "from pkg import models\n\n\ndef f(u: models.User) -> None:\n    pass\n"),
+            ("by_path.py", "import pkg.models\n\n\ndef f(u: pkg.models.User) -> None:\n    pass\n"),
+            ("quoted.py", "from pkg.models import User\n\n\ndef f(u: \"User | None\") -> None:\n    pass\n"),
+            ("literal.py", "from typing import Literal\n\n\ndef f(u: Literal[\"User\"]) -> None:\n    pass\n"),
+        ];
+        let mut graph = Graph::new();
+        for (path, source) in files {
+            let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Python, source);
+            graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+        }
+        let too_large = BTreeSet::new();
+        let view = super::super::GraphView {
+            graph: &graph,
+            phase: super::super::Phase::Ready,
+            lagging: false,
+            too_large: &too_large,
+        };
+        let (answer, _) = analyze(&view, Some("pkg/models.py"), Some("User"), 1, &|_| true, Interrupt::NEVER).unwrap();
+        let uses: Vec<&str> = answer
+            .groups
+            .iter()
+            .filter(|g| g.name == "type uses")
+            .flat_map(|g| &g.files)
+            .map(|l| l.file.as_str())
+            .collect();
+        assert_eq!(uses, ["by_module.py", "by_path.py", "quoted.py"]);
+    }
+
     #[test]
     fn a_symbol_not_parsed_yet_is_said_to_be_so_not_answered_for_its_file() {
         let building = super::super::Building::new();
