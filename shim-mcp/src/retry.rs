@@ -165,19 +165,43 @@ impl Backends {
             tracing::info!(tool = spec.name, "the daemon connection failed ({status:?}); reconnecting");
         }
         let fresh = self.reconnect(&backend).await?;
-        if broken == Broken::BeforeSending || spec.idempotent.holds(args) {
-            return (spec.run)(&fresh, Call { ctx, args }).await;
+        let safe = spec.idempotent.holds(args);
+        if broken == Broken::BeforeSending || safe {
+            let second = (spec.run)(&fresh, Call { ctx, args }).await;
+            // QA: a read whose repeat was cut off too answered a bare "transport error".
+            return match &second {
+                Err(Failure::Status(again)) if lost_mid_call(again) => Err(cut_off(spec.name, again, safe)),
+                _ => second,
+            };
         }
         if broken == Broken::DaemonUnavailable {
             return first;
         }
-        Err(Failure::Status(tonic::Status::unavailable(format!(
-            "lean-ctxd went away while running this {} call ({}); a new daemon serves the next call. The call may \
-             or may not have taken effect: check before repeating it.",
-            spec.name,
-            status.message()
-        ))))
+        Err(cut_off(spec.name, status, false))
     }
+}
+
+/// Whether the connection broke under a call (not an answer the daemon sent).
+fn lost_mid_call(status: &tonic::Status) -> bool {
+    matches!(transport_failure(status), Some(Broken::BeforeSending | Broken::ConnectionLost))
+}
+
+/// The answer to a call the daemon went away under, when repeating it did not or could not
+/// answer it: whether it may have taken effect, and what to do.
+fn cut_off(tool: &str, status: &tonic::Status, safe: bool) -> Failure {
+    let text = match safe {
+        true => format!(
+            "lean-ctxd went away while answering this {tool} call, twice ({}); the call changes nothing, so ask again: \
+             the next call starts a new daemon, or a lean-ctxd child serves it",
+            status.message()
+        ),
+        false => format!(
+            "lean-ctxd went away while running this {tool} call ({}); a new daemon serves the next call. The call may \
+             or may not have taken effect: check before repeating it.",
+            status.message()
+        ),
+    };
+    Failure::Status(tonic::Status::unavailable(text))
 }
 
 async fn connect(opts: &ClientOptions) -> Slot {
@@ -248,6 +272,19 @@ mod tests {
         assert_eq!(transport_failure(&from_transport(ErrorKind::ConnectionRefused)), Some(Broken::BeforeSending));
         assert_eq!(transport_failure(&from_transport(ErrorKind::NotFound)), Some(Broken::BeforeSending));
         assert_eq!(transport_failure(&from_transport(ErrorKind::ConnectionReset)), Some(Broken::ConnectionLost));
+    }
+
+    /// QA: a read cut off, then cut off again when repeated, answered "transport error".
+    #[test]
+    fn a_call_cut_off_says_whether_it_is_safe_to_repeat() {
+        let reset = from_transport(ErrorKind::ConnectionReset);
+        assert!(lost_mid_call(&reset) && lost_mid_call(&from_transport(ErrorKind::ConnectionRefused)));
+        assert!(!lost_mid_call(&tonic::Status::unavailable("the daemon is stopping")));
+        let Failure::Status(read) = cut_off("ctx_read", &reset, true) else { panic!("a status") };
+        assert!(read.message().contains("this ctx_read call, twice"), "{}", read.message());
+        assert!(read.message().contains("the call changes nothing, so ask again"), "{}", read.message());
+        let Failure::Status(shell) = cut_off("ctx_shell", &reset, false) else { panic!("a status") };
+        assert!(shell.message().contains("may or may not have taken effect"), "{}", shell.message());
     }
 
     #[test]
