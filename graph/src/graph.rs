@@ -134,8 +134,9 @@ pub struct Graph {
 struct Derived {
     /// The reference edges ranking walks.
     rank_edges: OnceLock<RankEdges>,
-    /// The other files of its Go or Java package each file uses (see
-    /// [`Graph::same_package_uses`]), for the file graph of every impact and related question.
+    /// The other files of its Go or Java package each file uses, and the files a Rust file names
+    /// by a module path (see [`Graph::same_package_uses`], [`Graph::rust_path_uses`]), for the
+    /// file graph of every impact and related question.
     package_uses: OnceLock<BTreeMap<String, BTreeSet<String>>>,
     /// What each Go file's imports name, for [`Graph::go_visible`] at each of its references.
     go_imports: OnceLock<HashMap<String, Vec<modules::Target>>>,
@@ -217,8 +218,8 @@ impl Graph {
         Ok(self.derived.rank_edges.get_or_init(|| edges))
     }
 
-    /// Every Go or Java file's uses of the other files of its package: resolved on first need
-    /// after a change, then shared. An interrupted resolution keeps nothing.
+    /// Every Go or Java file's uses of the other files of its package, and every Rust file's of
+    /// the modules it names by path: resolved on first need after a change, then shared. An interrupted resolution keeps nothing.
     pub(crate) fn package_uses(
         &self,
         interrupt: Interrupt<'_>,
@@ -229,7 +230,8 @@ impl Graph {
         let mut uses = BTreeMap::new();
         for (file, entry) in &self.files {
             interrupt.check()?;
-            let used = self.same_package_uses(file, &entry.facts);
+            let mut used = self.same_package_uses(file, &entry.facts);
+            used.extend(self.rust_path_uses(file, &entry.facts));
             if !used.is_empty() {
                 uses.insert(file.clone(), used);
             }

@@ -5,7 +5,8 @@
 //! An import that names no project file (a standard library, a dependency) is no edge. A Go
 //! import names its package: every non-test file of the package directory. A Go or Java file
 //! uses what the other files of its package define without an import: each such use that
-//! resolves is an edge too (`Bar.java` constructing `Foo`, beside it, imports `Foo.java`). Rust
+//! resolves is an edge too (`Bar.java` constructing `Foo`, beside it, imports `Foo.java`), and so
+//! is a Rust path naming a project module's item without a `use` (`mycrate::make()`). Rust
 //! `mod x;` declarations need no import and are not edges here.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -13,7 +14,7 @@ use std::sync::Arc;
 
 use lean_ctx_outline::Language;
 
-use crate::facts::{FileFacts, Import, Ref};
+use crate::facts::{FileFacts, Import, Ref, RefKind};
 use crate::file_ids::FileIds;
 use crate::graph::{Graph, Label, language_of, module_binding};
 use crate::interrupt::{Interrupt, Interrupted};
@@ -242,6 +243,35 @@ impl Graph {
                 continue;
             }
             found.extend(resolution.targets.iter().filter(|id| neighbour(&id.file)).map(|id| id.file.clone()));
+        }
+        found
+    }
+
+    /// The project files a Rust file names by a path its `use` statements need not bring:
+    /// `mycrate::make()` in an integration test, `crate::util::helper()`, a type written
+    /// `mycrate::Foo` (a QA pass's semver test naming `semver::Op` only so was no dependent of
+    /// `src/lib.rs`, and not among its tests to run). A path starting with a type (`Foo::new()`)
+    /// is left to the `use` that brings the type, as resolving every such call for every file
+    /// would cost each question after a change.
+    pub(crate) fn rust_path_uses(&self, file: &str, facts: &FileFacts) -> BTreeSet<String> {
+        let mut found = BTreeSet::new();
+        if facts.language != "rust" {
+            return found;
+        }
+        // A method call's receiver is a value (`items.len()`), not a path.
+        let module_path = |r: &Ref| {
+            r.kind != RefKind::Method
+                && r.receiver.as_deref().and_then(|receiver| receiver.split("::").next()).is_some_and(|first| {
+                    first.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+                        && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                })
+        };
+        for (index, _) in facts.refs.iter().enumerate().filter(|(_, r)| module_path(r)) {
+            let Some(resolution) = self.resolve(file, index as u32) else { continue };
+            if resolution.by_name {
+                continue;
+            }
+            found.extend(resolution.targets.iter().filter(|id| id.file != file).map(|id| id.file.clone()));
         }
         found
     }

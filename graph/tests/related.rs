@@ -303,6 +303,31 @@ fn a_manifests_test_targets_are_tests() {
     assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/suite/all.rs"]);
 }
 
+/// QA: semver's `tests/test_autotrait.rs` names the crate's items only by path (`semver::Op`), with
+/// no `use`: it was no dependent of `src/lib.rs`, and not among its tests to run. A method call on
+/// a value (`v.len()`) names no module.
+#[test]
+fn a_rust_path_naming_the_crate_is_a_dependency_without_a_use() {
+    let mut graph = Graph::new();
+    let manifest = "[package]\nname = \"kv\"\n";
+    graph.set_js_modules(lean_ctx_graph::JsModules::read(["Cargo.toml"], |_| Some(manifest.to_string())));
+    let add = |graph: &mut Graph, path: &str, text: &str| {
+        let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, text);
+        graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+    };
+    add(&mut graph, "src/lib.rs", "pub mod util;\npub struct Store;\npub fn open() -> Store {\n    Store\n}\n");
+    add(&mut graph, "src/util.rs", "pub fn helper() -> u8 {\n    1\n}\n");
+    add(&mut graph, "src/cli.rs", "pub fn run(v: Vec<u8>) -> usize {\n    crate::util::helper();\n    v.len()\n}\n");
+    add(&mut graph, "tests/typed.rs", "#[test]\nfn typed() {\n    let _s: kv::Store = kv::open();\n}\n");
+    add(&mut graph, "tests/deep.rs", "#[test]\nfn deep() {\n    assert_eq!(kv::util::helper(), 1);\n}\n");
+    let imports = |file: &str| graph.file_graph().imports_of(file).cloned().collect::<Vec<_>>();
+    assert_eq!(imports("tests/typed.rs"), ["src/lib.rs"]);
+    assert_eq!(imports("tests/deep.rs"), ["src/util.rs"]);
+    assert_eq!(imports("src/cli.rs"), ["src/util.rs"]);
+    assert_eq!(tests_of(&graph, "src/lib.rs"), ["tests/typed.rs"]);
+    assert_eq!(tests_of(&graph, "src/util.rs"), ["tests/deep.rs"]);
+}
+
 /// With `autotests = false` Cargo builds only the `[[test]]` entries: `tests/loose.rs` is then a
 /// module a target includes, not a test to run, and its `mod inner;` is below it. A `[[test]]`
 /// at a path of its own is a crate root: its `mod helpers;` is beside it, as rustc reads it.
