@@ -740,6 +740,29 @@ mod tests {
         assert_eq!(callees, ["src/immer.ts:3 Immer::finish"]);
     }
 
+    /// QA: pluggy's `_tracing.TagTracer().get(…)` (a class through its module, called on the new
+    /// instance) was no call of `TagTracer.get`; JavaScript's `new Tracer().get(…)` and `const t =
+    /// new tr.Tracer(); t.get(…)` were none either.
+    #[test]
+    fn a_method_called_on_a_new_instance_is_linked_to_its_class() {
+        let tracer_py = "class Tracer:\n    def get(self, n):\n        return n\n";
+        let use_py = "from pkg import tr\n\n\ndef a():\n    tr.Tracer().get(\"x\")\n";
+        let tracer_js = "class Tracer {\n  get(n) { return n }\n}\nmodule.exports = { Tracer }\n";
+        let use_js = "const tr = require('./tr')\nconst { Tracer } = require('./tr')\nfunction b() {\n  \
+                      new Tracer().get('x')\n  const t = new tr.Tracer()\n  t.get('y')\n  new tr.Tracer().get('z')\n}\n";
+        let graph = graph(&[
+            ("pkg/__init__.py", ""),
+            ("pkg/tr.py", tracer_py),
+            ("pkg/use.py", use_py),
+            ("tr.js", tracer_js),
+            ("use.js", use_js),
+        ]);
+        let (edges, _) = callers(&graph, "Tracer::get", "pkg/tr.py");
+        assert_eq!(edges, ["pkg/use.py:5 a -> Tracer::get"]);
+        let (edges, _) = callers(&graph, "Tracer::get", "tr.js");
+        assert_eq!(edges, ["use.js:4 b -> Tracer::get", "use.js:6 b -> Tracer::get", "use.js:7 b -> Tracer::get"]);
+    }
+
     /// pluggy: `pm.hook.hello.call_extra(…)`, where `hook` is declared `Final` (a qualifier, not a
     /// type: the value assigned types it) and `HookRelay.__getattr__` says what each hook is.
     #[test]

@@ -670,7 +670,12 @@ impl Graph {
     fn member_of_type(&self, file: &str, type_name: &str, r: &Ref, language: Language) -> Option<Option<Resolution>> {
         let member_of =
             |d: &Def| d.name == r.name && d.container.as_deref() == Some(type_name) && fits_member(r.kind, d);
-        let own = self.members_named(&r.name, type_name, |_, d| member_of(d));
+        // Same-named types of another language (a Python and a JavaScript `Tracer`) are no
+        // candidates: a call never crosses into another language's code.
+        let family = self.file(file).map(|f| language_family(&f.facts.language).to_string());
+        let same_family =
+            |id: &DefId| family.as_deref() == self.file(&id.file).map(|f| language_family(&f.facts.language));
+        let own = self.members_named(&r.name, type_name, |id, d| member_of(d) && same_family(id));
         let own = match own {
             Some(members) if language == Language::Go => Some(self.go_visible(file, members)),
             Some(members) if derives_in_head(language) => Some(self.of_the_type_named_here(file, language, members)),
@@ -1122,6 +1127,15 @@ pub(crate) fn module_binding(language: Language, import: &Import) -> Option<Stri
         Language::Rust if import.module.is_empty() => Some(name.to_string()),
         Language::Rust => Some(format!("{}::{name}", import.module)),
         _ => None,
+    }
+}
+
+/// Languages whose files use each other's definitions: JavaScript, TypeScript and TSX import and
+/// test each other's files; any other language only its own.
+pub(crate) fn language_family(language: &str) -> &str {
+    match language {
+        "javascript" | "typescript" | "tsx" => "js",
+        other => other,
     }
 }
 

@@ -100,13 +100,14 @@ const JAVASCRIPT: &str = r#"
 const JS_BINDINGS: &str = r#"
 (variable_declarator name: (identifier) @bind.name)
 (variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (identifier) @bind.new))
+(variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (member_expression) @bind.new))
 (variable_declarator name: (identifier) @bind.name
   value: (call_expression function: [(identifier) (member_expression)] @bind.call))
 (variable_declarator name: (identifier) @bind.name value: [(member_expression) (subscript_expression)] @bind.value)
 (variable_declarator name: (identifier) @bind.name value: [(string) (template_string) (array) (number)] @bind.literal)
 (variable_declarator name: (identifier) @bind.name value: (identifier) @bind.copy)
 (assignment_expression left: (member_expression object: (this)) @bind.name
-  right: (new_expression constructor: (identifier) @bind.new))
+  right: (new_expression constructor: [(identifier) (member_expression)] @bind.new))
 (assignment_expression left: (member_expression object: (this)) @bind.name
   right: (call_expression function: [(identifier) (member_expression)] @bind.call))
 (assignment_expression left: (member_expression object: (this)) @bind.name right: (identifier) @bind.copy)

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use lean_ctx_outline::Language;
 
 use crate::file_ids::FileIds;
-use crate::graph::Graph;
+use crate::graph::{Graph, language_family};
 use crate::modules::{self, RustPlace};
 use crate::related::FileGraph;
 
@@ -111,7 +111,7 @@ impl Graph {
         let mut sources: HashMap<(&str, &str), Vec<&String>> = HashMap::new();
         let mut tests = Vec::new();
         for (file, entry) in self.files() {
-            let family = family(&entry.facts.language);
+            let family = language_family(&entry.facts.language);
             match self.tested_name(file, &entry.facts.language) {
                 Some(name) => tests.push((file, family, name)),
                 None => sources.entry((family, source_name(file, family))).or_default().push(file),
@@ -146,7 +146,8 @@ impl Graph {
     /// [`tested_name`] with the crate the project's manifests give, or for a `[[test]]` target
     /// found nowhere else, its name.
     fn tested_name(&self, path: &str, language: &str) -> Option<String> {
-        let place = if family(language) == "rust" { self.js_modules().rust_place(path) } else { RustPlace::default() };
+        let place =
+            if language_family(language) == "rust" { self.js_modules().rust_place(path) } else { RustPlace::default() };
         tested_name(path, language, place).or_else(|| self.js_modules().cargo_test(path).map(str::to_string))
     }
 }
@@ -201,14 +202,6 @@ fn declares_an_out_of_line_module(item: &str) -> bool {
     })
 }
 
-/// JavaScript, TypeScript and TSX test each other's files.
-fn family(language: &str) -> &str {
-    match language {
-        "javascript" | "typescript" | "tsx" => "js",
-        other => other,
-    }
-}
-
 /// The name a source file is tested under: its module's last segment (`models` for
 /// `shop/models.py`, `store` for `src/store/mod.rs` or `src/store/index.ts`); a private Python
 /// module's without its underscores (`auth` for `httpx/_auth.py`, tested by `test_auth.py`).
@@ -240,7 +233,7 @@ fn tested_name(path: &str, language: &str, place: RustPlace<'_>) -> Option<Strin
             rest.filter(|r| !r.is_empty()).map(str::to_string)
         })
     };
-    let marked = match family(language) {
+    let marked = match language_family(language) {
         "go" => return strip(&["_test"], false),
         // In a crate's `tests/` directory Cargo builds `tests/x.rs` and `tests/x/main.rs`; any
         // other file there (`tests/common/mod.rs`, a trybuild case under `tests/ui/`) is a helper

@@ -90,6 +90,13 @@ impl Graph {
             Some(_) => return None,
             None => {}
         }
+        // `new Tracer()`, `new tr.Tracer()`: an instance of the class constructed.
+        if let Some(constructed) = expr.strip_prefix("new ")
+            && matches!(language_of(facts), Some(Language::JavaScript | Language::TypeScript | Language::Tsx))
+        {
+            let class = constructed.split(['(', '<']).next().unwrap_or_default().trim();
+            return self.named_type(file, facts, class, None, Some(r.line));
+        }
         let steps = bindings::segments(expr)?;
         self.chain_type(file, facts, r, &steps, budget)
     }
@@ -151,6 +158,16 @@ impl Graph {
     fn chain_type(&self, file: &str, facts: &FileFacts, r: &Ref, steps: &[Segment<'_>], budget: u8) -> Option<Known> {
         let (head, rest) = steps.split_first()?;
         let (mut known, rest) = match (head.index, rest) {
+            // `tr.Tracer()`: an instance of a Python class a project module defines.
+            (false, [call, rest @ ..])
+                if call.call
+                    && !call.index
+                    && !head.call
+                    && language_of(facts) == Some(Language::Python)
+                    && self.module_class(file, facts, r.line, *head, *call) =>
+            {
+                (self.named_type(file, facts, &format!("{}.{}", head.name, call.name), None, Some(r.line))?, rest)
+            }
             // `pkg.F()`, `models.make()`: what the project module's function returns.
             (false, [call, rest @ ..])
                 if let Some(functions) = self.module_function(file, facts, r.line, *head, *call) =>
@@ -361,6 +378,15 @@ impl Graph {
         let import = facts.import_seen(module.name, Some(line))?;
         let target = self.imported_module(file, language, import)?;
         self.top_level_named(call.name, |id, d| d.is_callable() && target.matches(&id.file))
+    }
+
+    /// Whether `module.Class` on `line` names a class that a project module `file` imports there
+    /// defines.
+    fn module_class(&self, file: &str, facts: &FileFacts, line: u32, module: Segment<'_>, class: Segment<'_>) -> bool {
+        let Some(language) = language_of(facts) else { return false };
+        let Some(import) = facts.import_seen(module.name, Some(line)) else { return false };
+        let Some(target) = self.imported_module(file, language, import) else { return false };
+        self.top_level_named(class.name, |id, d| d.is_type() && target.matches(&id.file)).is_some()
     }
 
     /// The functions a bare call of `callee` in `file` calls: the file's own, else the project's.

@@ -347,7 +347,7 @@ fn javascript_calls() {
     // inherits is called on the name's instances.
     assert_eq!(
         callers(&graph, "Store.load", None),
-        ["src/model.js:7 Model::own [exact]", "src/model.js:19 run [exact]", "src/model.js:20 run [likely]"]
+        ["src/model.js:7 Model::own [exact]", "src/model.js:19 run [exact]", "src/model.js:20 run [exact]"]
     );
 }
 
