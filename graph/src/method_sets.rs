@@ -33,14 +33,20 @@ impl Graph {
         let itself = |member: &DefId, owner: &str| owner == container && package_of(&member.file) == package;
         let members = self.go_members(&def.name).filter(|(member, owner)| !itself(member, owner));
         let Some(own) = self.interface_methods(container, Some(package), MAX_BASES) else {
-            // A concrete type: the interfaces declaring the method whose lists it covers.
+            // A concrete type: the interfaces declaring the method whose lists it covers, or a type
+            // it is promoted to covers (go-toml's `matchBase.setNext`, embedded in six `pathFn`
+            // implementations that do not have `setNext` of their own).
+            let mut hosts = vec![(container.to_string(), package.to_string())];
+            hosts.extend(self.promoted_to(container, &def.name, MAX_BASES));
             return members
                 .filter(|(member, owner)| {
                     let listed = self.interface_methods(owner, Some(package_of(&member.file)), MAX_BASES);
                     listed.is_some_and(|names| {
                         let others: Vec<String> = names.into_iter().filter(|name| *name != def.name).collect();
                         let owners = self.method_owners(&others);
-                        others.iter().all(|name| owners.has(self, container, package, name, MAX_BASES))
+                        hosts.iter().any(|(host, package)| {
+                            others.iter().all(|name| owners.has(self, host, package, name, MAX_BASES))
+                        })
                     })
                 })
                 .map(|(member, _)| member.clone())
@@ -59,6 +65,34 @@ impl Graph {
             })
             .map(|(member, _)| member.clone())
             .collect()
+    }
+
+    /// The Go types embedding `type_name`, directly or through each other to `depth` levels, whose
+    /// method sets its method `name` is promoted to (those declaring a `name` of their own do not
+    /// take it), each with its package.
+    fn promoted_to(&self, type_name: &str, name: &str, depth: u8) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        if depth == 0 {
+            return found;
+        }
+        let files: BTreeSet<&String> = self.refs_named(type_name).map(|(file, _)| file).collect();
+        for file in files.into_iter().filter(|file| self.is_go(file)) {
+            let Some(entry) = self.file(file) else { continue };
+            let embeds = |d: &&Def| {
+                d.is_type() && d.name != type_name && d.bases.iter().any(|b| b.rsplit('.').next() == Some(type_name))
+            };
+            for embedder in entry.facts.defs.iter().filter(embeds) {
+                let package = package_of(file);
+                let shadowed =
+                    self.go_members(name).any(|(m, owner)| owner == embedder.name && package_of(&m.file) == package);
+                if shadowed || found.iter().any(|(t, p): &(String, String)| *t == embedder.name && p == package) {
+                    continue;
+                }
+                found.push((embedder.name.clone(), package.to_string()));
+                found.extend(self.promoted_to(&embedder.name, name, depth - 1));
+            }
+        }
+        found
     }
 
     /// The Go methods named `name`, each with the type declaring it.
@@ -175,5 +209,25 @@ mod tests {
             ["cmd/main.go Value::Set", "store/store.go count::Set"]
         );
         assert_eq!(family(&graph, "Value.Set", "cmd/main.go"), ["store/store.go Value::Set"]);
+    }
+
+    /// QA (go-toml's `matchBase.setNext`): a method a struct is given by an embedded type is the
+    /// interface's method through that struct, so a call through the interface is a caller of
+    /// the embedded type's method; a struct declaring the method itself does not take it.
+    #[test]
+    fn a_method_promoted_to_an_implementation_is_in_its_interfaces_family() {
+        let source = "package e\n\ntype Fn interface {\n\tSetNext(n Fn)\n\tCall()\n}\n\n\
+                      type base struct{ next Fn }\n\nfunc (b *base) SetNext(n Fn) { b.next = n }\n\n\
+                      type keyFn struct{ base }\n\nfunc (k *keyFn) Call() {}\n\n\
+                      type lone struct{}\n\nfunc (l *lone) SetNext(n Fn) {}\n\n\
+                      func Build(f Fn, g Fn) { f.SetNext(g) }\n";
+        let graph = graph(&[("e/a.go", source)]);
+        assert_eq!(family(&graph, "base.SetNext", "e/a.go"), ["e/a.go Fn::SetNext"]);
+        let Lookup::Found(targets) = graph.lookup("base.SetNext", Some("e/a.go")) else { panic!("base.SetNext") };
+        let walk = graph.callers(&targets, 1, 100, crate::Interrupt::NEVER).unwrap();
+        let callers: Vec<String> = walk.edges.iter().map(|e| format!("{}:{}", e.file, e.line)).collect();
+        assert_eq!(callers, ["e/a.go:20"]);
+        // `lone` has SetNext but no Call: no implementation, so no family.
+        assert_eq!(family(&graph, "lone.SetNext", "e/a.go"), Vec::<String>::new());
     }
 }
