@@ -763,6 +763,19 @@ mod tests {
         assert_eq!(edges, ["use.js:4 b -> Tracer::get", "use.js:6 b -> Tracer::get", "use.js:7 b -> Tracer::get"]);
     }
 
+    /// QA (commander): `typings/index.d.ts` declares `Help.formatHelp` without a body, away from
+    /// `lib/help.js`: as a second candidate it made `helper.formatHelp()` ambiguous, and the
+    /// callers of the implementation listed none.
+    #[test]
+    fn a_declaration_away_from_its_module_gives_way_to_the_implementation() {
+        let help = "class Help {\n  formatHelp(cmd) {\n    return cmd\n  }\n}\nmodule.exports = { Help }\n";
+        let cmd = "function show(helper) {\n  return helper.formatHelp('x')\n}\nmodule.exports = { show }\n";
+        let typings = "export class Help {\n  formatHelp(cmd: string): string;\n}\n";
+        let graph = graph(&[("lib/help.js", help), ("lib/cmd.js", cmd), ("typings/index.d.ts", typings)]);
+        let (edges, _) = callers(&graph, "Help::formatHelp", "lib/help.js");
+        assert_eq!(edges, ["lib/cmd.js:2 show -> Help::formatHelp"]);
+    }
+
     /// pluggy: `pm.hook.hello.call_extra(…)`, where `hook` is declared `Final` (a qualifier, not a
     /// type: the value assigned types it) and `HookRelay.__getattr__` says what each hook is.
     #[test]

@@ -11,6 +11,8 @@
 //! Type inference reads declarations as they are (see [`crate::types`]): their annotations are
 //! what the implementation often leaves unwritten.
 
+use std::collections::HashSet;
+
 use lean_ctx_outline::Language;
 
 use crate::facts::Def;
@@ -51,6 +53,23 @@ impl Graph {
         }
         let mut settled: Vec<DefId> =
             targets.into_iter().flat_map(|id| self.implementation(&id).unwrap_or_else(|| vec![id])).collect();
+        // A declaration not beside its module (a package's `types` entry, commander's
+        // `typings/index.d.ts`) gives way to a definition of the same name in the same type among
+        // the targets: it has no body to run, and as a second candidate it made every call of a
+        // method it declares ambiguous.
+        let implemented: HashSet<(&str, Option<&str>)> = settled
+            .iter()
+            .filter(|id| !is_declaration(&id.file))
+            .filter_map(|id| self.def(id))
+            .map(|d| (d.name.as_str(), d.container.as_deref()))
+            .collect();
+        let declared_elsewhere = |id: &DefId| {
+            is_declaration(&id.file)
+                && self.def(id).is_some_and(|d| implemented.contains(&(d.name.as_str(), d.container.as_deref())))
+        };
+        let keep: Vec<bool> = settled.iter().map(|id| !declared_elsewhere(id)).collect();
+        let mut keep = keep.into_iter();
+        settled.retain(|_| keep.next().unwrap_or(true));
         settled.sort();
         settled.dedup();
         settled
