@@ -1,11 +1,12 @@
-//! Names a module gives one of its functions, or a name it imports, by assignment or by an
-//! export list: Python's `ib = attr = attrib` (attrs' public spelling of `attrib`) and
+//! Names a module gives one of its functions or classes, or a name it imports, by assignment or
+//! by an export list: Python's `ib = attr = attrib` (attrs' public spelling of `attrib`), `Str =
+//! String` (marshmallow's of its field classes) and
 //! JavaScript's and TypeScript's `export { internalTwo as publicTwo }`. A call through such a
 //! name (`attr.ib()` after `import attr`, `p2()` after `import { publicTwo as p2 } from
 //! './util'`) runs what it names; it was taken for a library's call, and the function's callers
 //! and the tests a change of it reaches left it out.
 //!
-//! An alias of a function defined here is a definition of its own over the same lines (as each
+//! An alias of a function or class defined here is a definition of its own over the same lines (as each
 //! member a JavaScript function is assigned to is, see [`crate::facts::Def::aliases`]); an alias
 //! of an imported name is an import of it under the new name, which files importing this one see.
 
@@ -17,7 +18,10 @@ use crate::facts::{FileFacts, Import};
 pub(crate) fn add(language: Language, items: &[Definition], facts: &mut FileFacts) {
     for (alias, target, line) in written(language, items) {
         let defined = facts.defs.iter().position(|d| {
-            d.name == target && d.container.is_none() && d.scope.is_none() && d.kind == Kind::Function.label()
+            d.name == target
+                && d.container.is_none()
+                && d.scope.is_none()
+                && (d.kind == Kind::Function.label() || d.kind == Kind::Class.label())
         });
         if let Some(at) = defined {
             let mut def = facts.defs[at].clone();
@@ -107,6 +111,24 @@ mod tests {
                 ("ib", Some("attrib"), "._make", true),
                 ("attr", Some("attrib"), "._make", true)
             ]
+        );
+    }
+
+    /// QA (marshmallow): `Str = String` is how the module names its field classes; the 80 calls
+    /// of `fields.Str(…)` were no callers of `String`, and `Str` was no symbol to ask about.
+    #[test]
+    fn a_python_alias_of_a_class_is_one_of_its_names() {
+        let source = "class String:\n    pass\n\n\nStr = String\n";
+        let facts = extract(Language::Python, source);
+        let named: Vec<(&str, &str, u32, Vec<String>)> = facts
+            .defs
+            .iter()
+            .map(|d| (d.name.as_str(), d.kind.as_str(), d.start_line, d.aliases.clone()))
+            .filter(|(_, kind, _, _)| *kind == "class")
+            .collect();
+        assert_eq!(
+            named,
+            [("String", "class", 1, vec!["Str".to_string()]), ("Str", "class", 1, vec!["String".to_string()])]
         );
     }
 
