@@ -21,7 +21,7 @@ shopt -s inherit_errexit
 # `debpath`'s ROOT is the directory the Debian package installs, whole.
 # `-` as VERSION: the docs name none, so none is checked.
 SET_NAMES=(ts-dev ts-h1 ts-h2 ts-h3 ts-h4 ts-h5 go-dev go-h1 go-h2 go-h3 go-h4 go-h5
-           rs-dev rs-h1 rs-h2 rs-h5 rs-fresh rs-16 ts-16 py-dev py-h1 py-h5 js-12dev js-12blind js-12flow
+           rs-dev rs-h1 rs-h2 rs-h5 rs-fresh rs-16 ts-16 go-16 py-16 py-dev py-h1 py-h5 js-12dev js-12blind js-12flow
            js-vue2 js-old kt-dev kt-held php-dev php-held lua-dev lua-held pl-dev pl-held sh-held)
 declare -A SETS=(
   # zod 3.23.8 was in issue 3's run but holds only `.d.ts`; later rounds dropped it.
@@ -87,6 +87,12 @@ declare -A SETS=(
   [ts-16]="npm @trpc/server 11.25.2 package/src ; npm @tanstack/db 0.15.2 package/src
            npm @tanstack/router-core 1.171.39 package ; npm @tanstack/solid-query 5.107.1 package
            npm prosemirror-view 1.44.0 package"
+  [go-16]="gostd regexp - ; gostd image -
+           deb golang-github-gorilla-websocket-dev 1.5.0 github.com/gorilla/websocket
+           deb golang-github-urfave-cli-dev 1.22.9 github.com/urfave/cli
+           deb golang-github-spf13-viper-dev 1.10.1 github.com/spf13/viper"
+  [py-16]="pypi packaging 24.1 ; pypi tomlkit 0.13.2 ; pypi urllib3 2.2.3 ; pypi jsonschema 4.23.0
+           pypi cattrs 24.1.2"
   [rs-16]="crate itertools 0.14.0 src ; crate chrono 0.4.45 src ; crate crossbeam-channel 0.5.17 src
            crate anyhow 1.0.105 src ; crate bstr 1.14.0 src ; crate log 0.4.35 src
            crate memchr 2.8.3 src ; crate toml_edit 0.25.20+spec-1.1.0 src"

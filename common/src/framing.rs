@@ -1,7 +1,10 @@
 //! How a client frames what it sends beside a tool's own output: a read's note, an instruction
-//! file delivered with it, and the lines ctx_shell adds after a command's output. The daemon counts
+//! file delivered with it, the lines ctx_shell adds after a command's output, and its answers
+//! about background jobs. The daemon counts
 //! the framed text (the ledger's "sent" is what the agent receives, docs/accounting.md), so both
 //! sides build it here.
+
+use crate::surface::Surface;
 
 /// A read's note as shown after the content: `[note]`.
 pub fn note(note: &str) -> String {
@@ -72,9 +75,148 @@ pub fn push_block(text: &mut String, block: &str) {
     text.push_str(block);
 }
 
+/// A background job as an answer about it shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct JobShown<'a> {
+    pub id: u64,
+    pub command: &'a str,
+    pub running: bool,
+    pub cancelling: bool,
+    pub cancelled: bool,
+    pub timed_out: bool,
+    pub exit_code: i32,
+    pub elapsed_ms: u64,
+    /// The session that started it.
+    pub session: &'a str,
+    /// The asking session started it in the asking project.
+    pub yours: bool,
+    /// Its output, when this answer sends it.
+    pub output: Option<&'a str>,
+}
+
+/// What was asked of the background jobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobQuestion {
+    List,
+    Status,
+    Cancel,
+}
+
+/// The answer to starting a command in the background.
+pub fn job_started(id: u64, surface: Surface) -> String {
+    format!("job {id} started; {} shows it", job_status_hint(id, surface))
+}
+
+/// The answer to a question about background jobs: each job's line, what a cancel did, and its
+/// output when sent (a finished job's output goes with the first answer after it ended; a
+/// listing says where to get it again).
+pub fn jobs_answer(jobs: &[JobShown<'_>], question: JobQuestion, all_sessions: bool, surface: Surface) -> String {
+    let mut text = String::new();
+    if jobs.is_empty() {
+        text.push_str(if all_sessions { "no background jobs" } else { "no background jobs in this session" });
+    }
+    for job in jobs {
+        let mut line = job_line(job);
+        if all_sessions {
+            line.push_str(&session_tag(job.session, job.yours));
+        }
+        push_block(&mut text, &line);
+        if question == JobQuestion::Cancel {
+            push_block(&mut text, &cancel_note(job, surface));
+        }
+        if let Some(output) = job.output {
+            push_block(&mut text, output);
+        } else if job.yours && !job.running && question == JobQuestion::List {
+            let hint = job_status_hint(job.id, surface);
+            push_block(&mut text, &format!("[output sent earlier; {hint} sends it again]"));
+        }
+    }
+    text
+}
+
+/// `job 7 · exit 0 · 1.2 s · cargo test`.
+fn job_line(job: &JobShown<'_>) -> String {
+    let state = if job.running && job.cancelling {
+        "cancelling".to_string()
+    } else if job.running {
+        "running".to_string()
+    } else if job.cancelled {
+        "cancelled".to_string()
+    } else if job.timed_out {
+        "timed out".to_string()
+    } else {
+        format!("exit {}", job.exit_code)
+    };
+    format!("job {} · {state} · {} · {}", job.id, duration(job.elapsed_ms), job.command)
+}
+
+/// ` · session ID` in a listing of every session's jobs; `yours`: the caller's session started it
+/// in the caller's project (the same id in another project is another session).
+fn session_tag(job_session: &str, yours: bool) -> String {
+    let name = if job_session.is_empty() { "no session".to_string() } else { format!("session {job_session}") };
+    if yours { format!(" · {name} (this one)") } else { format!(" · {name}") }
+}
+
+/// How to ask for job `id`'s status.
+fn job_status_hint(id: u64, surface: Surface) -> String {
+    match surface {
+        Surface::Cli => format!("`lctx jobs status {id}`"),
+        Surface::Mcp => format!("ctx_shell background_action=status job_id={id}"),
+    }
+}
+
+/// What a cancel did, said plainly: the job was stopped, is still being stopped, or had ended
+/// before it.
+fn cancel_note(job: &JobShown<'_>, surface: Surface) -> String {
+    if job.running {
+        let hint = job_status_hint(job.id, surface);
+        format!(
+            "[cancel in progress: the job and everything it started were sent a kill but have not ended yet; {hint} \
+             shows when they have]"
+        )
+    } else if job.cancelled {
+        "[cancelled: the command and everything it started were killed]".to_string()
+    } else {
+        format!("[job {} had already ended; nothing was cancelled]", job.id)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn job_lines_read_naturally() {
+        let job = JobShown {
+            id: 7,
+            command: "make",
+            running: false,
+            cancelling: false,
+            cancelled: false,
+            timed_out: false,
+            exit_code: 2,
+            elapsed_ms: 1250,
+            session: "",
+            yours: true,
+            output: None,
+        };
+        assert_eq!(job_line(&job), "job 7 · exit 2 · 1.2 s · make");
+        assert_eq!(job_line(&JobShown { running: true, ..job }), "job 7 · running · 1.2 s · make");
+        assert_eq!(job_line(&JobShown { cancelled: true, ..job }), "job 7 · cancelled · 1.2 s · make");
+        let stopping = JobShown { running: true, cancelling: true, ..job };
+        assert_eq!(job_line(&stopping), "job 7 · cancelling · 1.2 s · make");
+        assert!(cancel_note(&stopping, Surface::Cli).starts_with("[cancel in progress"));
+        assert!(cancel_note(&JobShown { cancelled: true, ..job }, Surface::Mcp).starts_with("[cancelled"));
+        assert!(cancel_note(&job, Surface::Cli).contains("already ended"));
+        assert_eq!(session_tag("", false), " · no session");
+        assert_eq!(session_tag("s1", true), " · session s1 (this one)");
+        assert_eq!(
+            jobs_answer(&[job], JobQuestion::List, false, Surface::Mcp),
+            "job 7 · exit 2 · 1.2 s · make\n[output sent earlier; ctx_shell background_action=status job_id=7 sends it \
+             again]"
+        );
+        assert_eq!(job_started(7, Surface::Cli), "job 7 started; `lctx jobs status 7` shows it");
+    }
 
     fn end(exit_code: i32, timed_out: bool, duration_ms: u64) -> CommandEnd {
         CommandEnd { exit_code, timed_out, duration_ms, raw: false }

@@ -45,4 +45,5 @@ pub mod runtime_dir;
 pub mod singleton;
 pub mod spelling;
 pub mod stamp;
+pub mod surface;
 pub mod text_error;

@@ -30,3 +30,35 @@ pub mod v1 {
 /// the variables the caller set for the command, apart from its own environment.
 pub const PROTOCOL_MIN: u32 = 3;
 pub const PROTOCOL_MAX: u32 = 12;
+
+impl v1::Job {
+    /// The job as an answer about it shows it (the client renders it, the daemon books it).
+    pub fn shown(&self) -> lean_ctx_common::framing::JobShown<'_> {
+        lean_ctx_common::framing::JobShown {
+            id: self.id,
+            command: &self.command,
+            running: self.running,
+            cancelling: self.cancelling,
+            cancelled: self.cancelled,
+            timed_out: self.timed_out,
+            exit_code: self.exit_code,
+            elapsed_ms: self.elapsed_ms,
+            session: &self.session,
+            yours: self.yours,
+            output: self.output.as_ref().map(|o| o.text.as_str()),
+        }
+    }
+}
+
+impl v1::JobsAction {
+    /// What the action asks, as its answer reads (an unspecified action lists, as the daemon
+    /// answers it).
+    pub fn question(self) -> lean_ctx_common::framing::JobQuestion {
+        use lean_ctx_common::framing::JobQuestion;
+        match self {
+            v1::JobsAction::Unspecified | v1::JobsAction::List => JobQuestion::List,
+            v1::JobsAction::Status => JobQuestion::Status,
+            v1::JobsAction::Cancel => JobQuestion::Cancel,
+        }
+    }
+}

@@ -526,6 +526,45 @@ fn a_connection_sees_and_cancels_only_its_own_background_jobs() {
     assert!(status.starts_with(&format!("job {job} · cancelled · ")), "{status}");
 }
 
+/// QA: the answers about background jobs were booked short: the job's line, a cancel's note, a
+/// listing's hint and the "started" reply were left out of what the ledger counts as sent, so
+/// gain claimed savings the agent never had. What the agent reads is what the ledger books.
+#[test]
+fn a_job_answer_is_booked_as_the_agent_reads_it() {
+    let home = Home::new();
+    let root = project(&home);
+    let _daemon = home.spawn_daemon(&[]);
+    let mut raw = Raw::spawn(mcp_command(&home, &root, &[]));
+    raw.initialize(HOST, "2025-06-18");
+    let mut read = Vec::new();
+    let (started, _) =
+        raw.call_tool(1, "ctx_shell", json!({"command": "seq 1 400; echo done", "run_in_background": true}));
+    let job = started.split_whitespace().nth(1).unwrap().to_string();
+    read.push(started);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for id in 2.. {
+        let (status, _) = raw.call_tool(id, "ctx_shell", json!({"background_action": "status", "job_id": job}));
+        let ended = status.contains("· exit 0 ·");
+        read.push(status);
+        if ended {
+            break;
+        }
+        assert!(Instant::now() < deadline, "job {job} did not end: {read:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for (id, action) in [(100, "status"), (101, "list"), (102, "cancel")] {
+        let (text, is_error) = raw.call_tool(id, "ctx_shell", json!({"background_action": action, "job_id": job}));
+        assert!(!is_error, "{action}: {text}");
+        read.push(text);
+    }
+    assert!(read.iter().any(|t| t.contains("[output sent earlier;")), "{read:?}");
+    assert!(read.iter().any(|t| t.contains("had already ended; nothing was cancelled")), "{read:?}");
+    let sent: u64 = read.iter().map(|text| lean_ctxd::engine::tokens::count_uncached(text) as u64).sum();
+    let gain = home.lctx_in(&root, false, &["gain", "--json"]);
+    let gain: Value = serde_json::from_slice(&gain.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&gain)));
+    assert_eq!(gain["total"]["sent_tokens"], json!(sent), "{gain}\n{read:?}");
+}
+
 #[test]
 fn a_killed_shim_takes_its_fallback_child_with_it() {
     let home = Home::new();

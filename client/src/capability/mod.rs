@@ -36,11 +36,7 @@ use serde_json::Value;
 
 /// Where an answer is shown; only follow-up hints differ (`lctx jobs status
 /// 7` versus `ctx_shell background_action=status job_id=7`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Surface {
-    Cli,
-    Mcp,
-}
+pub use lean_ctx_common::surface::Surface;
 
 /// A call's answer.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,13 +5,13 @@
 
 use std::collections::HashMap;
 
-use lean_ctx_common::framing::{self, CommandEnd, TIMED_OUT, duration};
+use lean_ctx_common::framing::{self, CommandEnd, JobShown, TIMED_OUT};
 use lean_ctx_common::limits::MAX_COMMAND_TIMEOUT_MS;
 use lean_ctx_proto::v1::{ExecRequest, ExpandRequest, Job, JobsAction, JobsRequest, RequestContext};
 use lean_ctx_shell_syntax::quote;
 use serde_json::json;
 
-use super::{Answer, Error, Result, Surface, push_block};
+use super::{Answer, Error, Result, Surface};
 use crate::backend::Backend;
 
 #[derive(Debug, Clone, Default)]
@@ -64,11 +64,7 @@ pub async fn run(backend: &Backend, ctx: RequestContext, args: RunArgs, surface:
     };
     let out = backend.shell().exec(request).await?.into_inner();
     if args.background {
-        let hint = match surface {
-            Surface::Cli => format!("`lctx jobs status {}` shows it", out.job_id),
-            Surface::Mcp => format!("ctx_shell background_action=status job_id={} shows it", out.job_id),
-        };
-        return Ok(Answer::ok(format!("job {} started; {hint}", out.job_id), json!({"job_id": out.job_id})));
+        return Ok(Answer::ok(framing::job_started(out.job_id, surface), json!({"job_id": out.job_id})));
     }
     let shaped = out.output.unwrap_or_default();
     // Built as the daemon built what it booked as sent.
@@ -113,79 +109,15 @@ pub struct JobsQuery {
 pub async fn jobs(backend: &Backend, ctx: RequestContext, q: JobsQuery, surface: Surface) -> Result<Answer> {
     let request = JobsRequest { ctx: Some(ctx), action: q.action as i32, id: q.id, all_sessions: q.all_sessions };
     let jobs = backend.shell().jobs(request).await?.into_inner().jobs;
-    let mut text = String::new();
-    if jobs.is_empty() {
-        text.push_str(if q.all_sessions { "no background jobs" } else { "no background jobs in this session" });
-    }
-    for job in &jobs {
-        let mut line = job_line(job);
-        if q.all_sessions {
-            line.push_str(&session_tag(&job.session, job.yours));
-        }
-        push_block(&mut text, &line);
-        if q.action == JobsAction::Cancel {
-            push_block(&mut text, &cancel_note(job, surface));
-        }
-        if let Some(output) = &job.output {
-            push_block(&mut text, &output.text);
-        } else if job.yours && !job.running && q.action == JobsAction::List {
-            // lean-ctxd sends a finished job's output once in a listing (see `Engine::job_action`).
-            push_block(&mut text, &format!("[output sent earlier; {} sends it again]", status_hint(job, surface)));
-        }
-    }
+    // Built as the daemon built what it booked as sent.
+    let shown: Vec<JobShown<'_>> = jobs.iter().map(Job::shown).collect();
+    let text = framing::jobs_answer(&shown, q.action.question(), q.all_sessions, surface);
     let json = json!({"jobs": jobs.iter().map(|j| json!({
         "id": j.id, "command": j.command, "running": j.running, "cancelling": j.cancelling,
         "exit_code": j.exit_code, "elapsed_ms": j.elapsed_ms, "timed_out": j.timed_out, "cancelled": j.cancelled,
         "session": j.session, "yours": j.yours, "output": j.output.as_ref().map_or_else(String::new, |o| o.text.clone()),
     })).collect::<Vec<_>>()});
     Ok(Answer::ok(text, json))
-}
-
-/// `job 7 · exit 0 · 1.2 s · cargo test`.
-fn job_line(job: &Job) -> String {
-    let state = if job.running && job.cancelling {
-        "cancelling".to_string()
-    } else if job.running {
-        "running".to_string()
-    } else if job.cancelled {
-        "cancelled".to_string()
-    } else if job.timed_out {
-        "timed out".to_string()
-    } else {
-        format!("exit {}", job.exit_code)
-    };
-    format!("job {} · {state} · {} · {}", job.id, duration(job.elapsed_ms), job.command)
-}
-
-/// ` · session ID` in a listing of every session's jobs; `yours`: the caller's session started it
-/// in the caller's project (the same id in another project is another session).
-fn session_tag(job_session: &str, yours: bool) -> String {
-    let name = if job_session.is_empty() { "no session".to_string() } else { format!("session {job_session}") };
-    if yours { format!(" · {name} (this one)") } else { format!(" · {name}") }
-}
-
-/// How to ask for `job`'s status.
-fn status_hint(job: &Job, surface: Surface) -> String {
-    match surface {
-        Surface::Cli => format!("`lctx jobs status {}`", job.id),
-        Surface::Mcp => format!("background_action=status job_id={}", job.id),
-    }
-}
-
-/// What a cancel did, said plainly: the job was stopped, is still being
-/// stopped, or had ended before it.
-fn cancel_note(job: &Job, surface: Surface) -> String {
-    if job.running {
-        let hint = status_hint(job, surface);
-        format!(
-            "[cancel in progress: the job and everything it started were sent a kill but have not ended yet; {hint} \
-             shows when they have]"
-        )
-    } else if job.cancelled {
-        "[cancelled: the command and everything it started were killed]".to_string()
-    } else {
-        format!("[job {} had already ended; nothing was cancelled]", job.id)
-    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -255,21 +187,6 @@ pub fn sh_words(words: &[impl AsRef<str>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn job_lines_read_naturally() {
-        let job = Job { id: 7, command: "make".into(), elapsed_ms: 1250, exit_code: 2, ..Job::default() };
-        assert_eq!(job_line(&job), "job 7 · exit 2 · 1.2 s · make");
-        assert_eq!(job_line(&Job { running: true, ..job.clone() }), "job 7 · running · 1.2 s · make");
-        assert_eq!(job_line(&Job { cancelled: true, ..job.clone() }), "job 7 · cancelled · 1.2 s · make");
-        let stopping = Job { running: true, cancelling: true, ..job.clone() };
-        assert_eq!(job_line(&stopping), "job 7 · cancelling · 1.2 s · make");
-        assert!(cancel_note(&stopping, Surface::Cli).starts_with("[cancel in progress"));
-        assert!(cancel_note(&Job { cancelled: true, ..job.clone() }, Surface::Mcp).starts_with("[cancelled"));
-        assert!(cancel_note(&job, Surface::Cli).contains("already ended"));
-        assert_eq!(session_tag("", false), " · no session");
-        assert_eq!(session_tag("s1", true), " · session s1 (this one)");
-    }
 
     #[test]
     fn job_actions_are_a_closed_set() {

@@ -23,7 +23,7 @@ pub mod read;
 pub mod search;
 pub mod session;
 pub mod shell;
-pub mod surface;
+pub use lean_ctx_common::surface;
 pub mod tokens;
 
 use config::{Config, ConfigStore};

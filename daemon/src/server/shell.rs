@@ -2,11 +2,12 @@
 
 use std::sync::Arc;
 
+use lean_ctx_common::framing;
 use lean_ctx_guard::permissions::Verdict;
 use lean_ctx_proto::v1::shell_server::Shell;
 use lean_ctx_proto::v1::{
     ArchiveHit, CheckRequest, CheckResponse, CompressRequest, CompressResponse, ExecRequest, ExecResponse,
-    ExpandRequest, ExpandResponse, FileStamp, Job, JobsRequest, JobsResponse, Permission, Shaped,
+    ExpandRequest, ExpandResponse, FileStamp, Job, JobsAction, JobsRequest, JobsResponse, Permission, Shaped,
 };
 use tonic::{Request, Response, Status};
 
@@ -66,7 +67,13 @@ impl Shell for ShellService {
         };
         let engine = self.engine.clone();
         if req.background {
-            let id = blocking(move || engine.start_job(&caller(&ctx), &params)).await?.map_err(engine_status)?;
+            let id = blocking(move || {
+                let id = engine.start_job(&caller(&ctx), &params)?;
+                engine.account_job_answer(&caller(&ctx), &framing::job_started(id, surface(&ctx)), 0)?;
+                Ok(id)
+            })
+            .await?
+            .map_err(engine_status)?;
             return Ok(Response::new(ExecResponse { meta: Some(self.host.meta()), job_id: id, ..Default::default() }));
         }
         let cancel = Cancel::default();
@@ -148,11 +155,13 @@ impl Shell for ShellService {
         let ctx = req.ctx.ok_or_else(missing_context)?;
         let _guard = self.host.begin_request();
         let engine = self.engine.clone();
-        let action = wire::jobs_action(wire::known(req.action, "action")?);
+        let asked: JobsAction = wire::known(req.action, "action")?;
+        let (action, question) = (wire::jobs_action(asked), asked.question());
         let (id, all_sessions) = (req.id, req.all_sessions);
-        let views = blocking(move || engine.job_action(&caller(&ctx), action, id, all_sessions))
-            .await?
-            .map_err(engine_status)?;
+        let (views, ctx) =
+            blocking(move || engine.job_action(&caller(&ctx), action, id, all_sessions).map(|v| (v, ctx)))
+                .await?
+                .map_err(engine_status)?;
         let mut jobs = Vec::new();
         for v in views {
             let (exit_code, timed_out, cancelled) = match &v.info.outcome {
@@ -178,6 +187,14 @@ impl Shell for ShellService {
                 output,
             });
         }
+        // What the client shows beside the outputs, booked as the client builds it.
+        let shown: Vec<_> = jobs.iter().map(Job::shown).collect();
+        let answer = framing::jobs_answer(&shown, question, all_sessions, surface(&ctx));
+        let outputs_sent = jobs.iter().filter_map(|j| j.output.as_ref()).map(|o| o.sent_tokens).sum();
+        let engine = self.engine.clone();
+        blocking(move || engine.account_job_answer(&caller(&ctx), &answer, outputs_sent))
+            .await?
+            .map_err(engine_status)?;
         Ok(Response::new(JobsResponse { meta: Some(self.host.meta()), jobs }))
     }
 

@@ -269,6 +269,24 @@ impl Engine {
         }
     }
 
+    /// Books what an answer about background jobs sends beside the outputs in it (job lines,
+    /// notes, hints), and the answer to starting one: sent, with nothing saved. Each output in
+    /// it was booked when it was shaped or sent again; `outputs_sent` is their tokens.
+    pub fn account_job_answer(&self, caller: &Caller<'_>, answer: &str, outputs_sent: u64) -> EngineResult<()> {
+        let project = self.scope_of(caller)?.root.display().to_string();
+        let framing = (self.tokens.count(answer) as u64).saturating_sub(outputs_sent);
+        self.memory.record(&Event {
+            at_ms: now_ms(),
+            project: &project,
+            session: (!caller.session.is_empty()).then_some(caller.session),
+            tool: "shell",
+            shape: Shape::Family("jobs"),
+            raw_tokens: framing,
+            sent_tokens: framing,
+        });
+        Ok(())
+    }
+
     /// One ledger event for `shaped` as sent, against `raw_tokens`.
     fn book(&self, caller: &Caller<'_>, project: &str, shaped: &Shaped, raw_tokens: u64) {
         self.memory.record(&Event {
