@@ -11,7 +11,9 @@
 //! user's business, and Claude Code's own rules and prompts decide as before.
 //! The rules of the original command are enforced again by `lctx-shell run`
 //! (`--unasked`: an ask rule refuses there, since the user was shown the
-//! rewritten command, not the original one).
+//! rewritten command, not the original one). So a command an ask rule covers
+//! is not rewritten: Claude Code asks its user about it, as it would without
+//! the hook.
 //!
 //! Only a plain command whose program lctx-shell wraps is rewritten: one
 //! command, no pipe, list, redirection, substitution or variable assignment,
@@ -49,7 +51,15 @@ pub fn answer(_host: HookHost) {
     if mode == toggle::Mode::Off {
         return;
     }
-    if let Some(output) = rewrite(&input, &bin, &commands) {
+    let Some((output, command)) = rewrite(&input, &bin, &commands) else { return };
+    // The rules are those of the directory Claude Code runs the command in.
+    if let Some(cwd) =
+        serde_json::from_str::<Value>(&input).ok().and_then(|call| call["cwd"].as_str().map(String::from))
+        && std::env::set_current_dir(&cwd).is_err()
+    {
+        return;
+    }
+    if !crate::permission::asks(&command) {
         lctx::outln!("{output}");
     }
 }
@@ -60,8 +70,9 @@ fn own_path() -> Option<String> {
     exe.is_absolute().then(|| exe.to_str().map(str::to_string)).flatten()
 }
 
-/// The hook's answer for `input`, or `None` to let the command run as it is.
-fn rewrite(input: &str, bin: &str, commands: &[String]) -> Option<String> {
+/// The hook's answer for `input` with the command it routes, or `None` to let the command run
+/// as it is.
+fn rewrite(input: &str, bin: &str, commands: &[String]) -> Option<(String, String)> {
     let call: Value = serde_json::from_str(input).ok()?;
     if call.get("tool_name")?.as_str()? != "Bash" {
         return None;
@@ -81,7 +92,7 @@ fn rewrite(input: &str, bin: &str, commands: &[String]) -> Option<String> {
             "updatedInput": updated,
         }
     });
-    Some(answer.to_string())
+    Some((answer.to_string(), command.to_string()))
 }
 
 /// The program of a command that is one plain simple command, else `None`.
@@ -118,7 +129,8 @@ mod tests {
 
     #[test]
     fn a_wrapped_program_is_routed_and_the_other_fields_kept() {
-        let out = rewrite(&call("cargo test --workspace"), "/opt/b/lctx-shell", &commands()).unwrap();
+        let (out, routed) = rewrite(&call("cargo test --workspace"), "/opt/b/lctx-shell", &commands()).unwrap();
+        assert_eq!(routed, "cargo test --workspace");
         let out: Value = serde_json::from_str(&out).unwrap();
         let specific = &out["hookSpecificOutput"];
         assert_eq!(specific["hookEventName"], "PreToolUse");
@@ -130,7 +142,7 @@ mod tests {
 
     #[test]
     fn quoting_survives_the_prefix() {
-        let out = rewrite(&call("git log --format='%h %s' -n 3"), "/b", &commands()).unwrap();
+        let (out, _) = rewrite(&call("git log --format='%h %s' -n 3"), "/b", &commands()).unwrap();
         assert!(out.contains(r#"run --unasked -- git log --format='%h %s' -n 3""#), "{out}");
     }
 

@@ -24,7 +24,7 @@ use lean_ctx_common::build_info;
 use lean_ctx_common::paths::Dirs;
 use lean_ctx_common::privacy;
 use lean_ctx_common::stamp::Stamp;
-use lean_ctx_proto::v1::{CheckRequest, FileStamp, Permission};
+use lean_ctx_proto::v1::{CheckRequest, CheckResponse, FileStamp, Permission};
 
 use crate::engine::{self, Failure};
 
@@ -42,38 +42,53 @@ pub enum Decision {
 /// `unasked`: the host's shell tool did not put this command to its user,
 /// so its ask rules count as for any other shell.
 pub fn decide(command: &[OsString], unasked: bool) -> Decision {
+    match check(&command_line(command), unasked) {
+        None => Decision::Run,
+        Some(Ok(answer)) => match answer.permission() {
+            Permission::Deny | Permission::Ask => Decision::Refuse(answer.message),
+            Permission::Allow | Permission::Unspecified => Decision::Run,
+        },
+        Some(Err(Failure::NoEngine)) => Decision::Run,
+        Some(Err(Failure::Failed(why))) => {
+            eprintln!("lctx-shell: the permission rules were not checked ({why}); running the command anyway");
+            Decision::Run
+        }
+    }
+}
+
+/// Whether the user's rules ask about `line` where nobody has asked. Claude Code's hook leaves
+/// such a command as it is, so that Claude Code puts it to its user: rewritten, it would match
+/// none of Claude Code's rules, and lctx-shell, which cannot ask, would refuse it even after the
+/// user approved (a QA pass's `git commit` under an ask rule could never run).
+pub fn asks(line: &str) -> bool {
+    matches!(check(line, true), Some(Ok(answer)) if answer.permission() == Permission::Ask)
+}
+
+/// lean-ctxd's answer for `line` in the current directory; `None` when a kept "no rule here"
+/// answer still holds there (an allowing answer with stamps is kept for the next command).
+fn check(line: &str, unasked: bool) -> Option<Result<CheckResponse, Failure>> {
     let cwd = std::env::current_dir().ok();
     let cache = cwd.as_deref().and_then(|cwd| Dirs::from_env().ok().map(|dirs| cache_file(&dirs, cwd)));
     if let (Some(cwd), Some(cache)) = (&cwd, &cache)
         && still_allowed(cache, cwd)
     {
-        return Decision::Run;
+        return None;
     }
-    let line = command_line(command);
     let answer = engine::exchange(DEADLINE, async |backend, mut ctx| {
         if unasked {
             ctx.agent_id.clear();
         }
-        let request = CheckRequest { ctx: Some(ctx), command: line.clone() };
+        let request = CheckRequest { ctx: Some(ctx), command: line.to_string() };
         let response = backend.shell().check(tonic::Request::new(request)).await.map_err(|s| backend.explain(&s))?;
         Ok(response.into_inner())
     });
-    match answer {
-        Ok(answer) => match answer.permission() {
-            Permission::Deny | Permission::Ask => Decision::Refuse(answer.message),
-            Permission::Allow | Permission::Unspecified => {
-                if let (Some(cwd), Some(cache), false) = (&cwd, &cache, answer.allowed_while_unchanged.is_empty()) {
-                    remember(cache, cwd, &answer.allowed_while_unchanged);
-                }
-                Decision::Run
-            }
-        },
-        Err(Failure::NoEngine) => Decision::Run,
-        Err(Failure::Failed(why)) => {
-            eprintln!("lctx-shell: the permission rules were not checked ({why}); running the command anyway");
-            Decision::Run
-        }
+    if let (Ok(answer), Some(cwd), Some(cache)) = (&answer, &cwd, &cache)
+        && matches!(answer.permission(), Permission::Allow | Permission::Unspecified)
+        && !answer.allowed_while_unchanged.is_empty()
+    {
+        remember(cache, cwd, &answer.allowed_while_unchanged);
     }
+    Some(answer)
 }
 
 /// Where lean-ctxd's "no rule here" answer for `cwd` is kept.

@@ -34,10 +34,14 @@ fn hook(home: &Home, input: &str, env: &[(&str, &str)]) -> Output {
 }
 
 fn bash_call(command: &str) -> String {
+    bash_call_in(command, std::path::Path::new("/tmp"))
+}
+
+fn bash_call_in(command: &str, cwd: &std::path::Path) -> String {
     serde_json::json!({
         "session_id": "abc",
         "transcript_path": "/tmp/t.jsonl",
-        "cwd": "/tmp",
+        "cwd": cwd,
         "permission_mode": "default",
         "hook_event_name": "PreToolUse",
         "tool_name": "Bash",
@@ -125,9 +129,11 @@ fn the_rewritten_command_still_obeys_the_rules_of_the_original() {
     fs::create_dir_all(&fake).unwrap();
     fs::write(fake.join("git"), format!("#!/bin/sh\necho \"$*\" >> '{}'\necho ran\n", runs.display())).unwrap();
     fs::set_permissions(fake.join("git"), fs::Permissions::from_mode(0o755)).unwrap();
+    let user_home = home.path().join("user");
+    let asked = |command: &str| hook(&home, &bash_call_in(command, &root), &[("HOME", user_home.to_str().unwrap())]);
     // What Claude Code would run for each command, in its shell tool (CLAUDECODE set).
     let run = |command: &str| {
-        let answer: serde_json::Value = serde_json::from_slice(&hook(&home, &bash_call(command), &[]).stdout).unwrap();
+        let answer: serde_json::Value = serde_json::from_slice(&asked(command).stdout).unwrap();
         let rewritten = answer["hookSpecificOutput"]["updatedInput"]["command"].as_str().unwrap().to_string();
         home.command("bash")
             .arg("-c")
@@ -139,11 +145,13 @@ fn the_rewritten_command_still_obeys_the_rules_of_the_original() {
             .output()
             .unwrap()
     };
-    for (command, rule) in [("git push origin main", "Bash(git push:*)"), ("git reset --hard", "Bash(git reset:*)")] {
-        let out = run(command);
-        assert_eq!(out.status.code(), Some(126), "{command}: {}", describe(&out));
-        assert!(String::from_utf8_lossy(&out.stderr).contains(rule), "{command}: {}", describe(&out));
-    }
+    let out = run("git push origin main");
+    assert_eq!(out.status.code(), Some(126), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Bash(git push:*)"), "{}", describe(&out));
+    // QA: a command an ask rule covers was rewritten, and lctx-shell, which cannot ask, refused
+    // it even after the user approved it in Claude Code. It is left as it is: Claude Code asks.
+    let ask = asked("git reset --hard");
+    assert!(ask.status.success() && ask.stdout.is_empty(), "no rewrite: {}", describe(&ask));
     assert_eq!(fs::read_to_string(&runs).unwrap_or_default(), "", "nothing refused ran");
     let allowed = run("git status");
     assert!(
