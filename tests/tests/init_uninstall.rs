@@ -607,6 +607,28 @@ fn uninstall_leaves_a_file_made_read_only_since_and_changes_nothing() {
     assert_eq!(fs::read_to_string(&settings).unwrap(), settings_after_init, "no file was undone");
 }
 
+/// QA: with the agent-env file moved away, doctor said the lean-ctx block in `.bashrc` was fine
+/// and an agent's bash was not routed, without the cause.
+#[test]
+fn a_missing_agent_env_file_is_named_as_the_cause() {
+    let sandbox = Sandbox::new();
+    assert!(sandbox.lctx(&["init", "--yes"]).status.success());
+    let ours = sandbox.home.dirs().config.join("shell/agent-env.bash");
+    fs::rename(&ours, ours.with_extension("away")).unwrap();
+    let shown = text(&sandbox.lctx(&["doctor"]));
+    let bashrc = sandbox.user().join(".bashrc");
+    let cause = format!(
+        "FAIL agent shell  bash: {} reads {}, which does not exist, so an agent's `bash -c` routes nothing through \
+         lctx-shell\n",
+        bashrc.display(),
+        ours.display()
+    );
+    assert!(shown.contains(&cause), "{shown}");
+    assert!(shown.contains("fix: run `lctx init` again: it writes the file"), "{shown}");
+    assert!(sandbox.lctx(&["init", "--yes"]).status.success(), "init writes it again");
+    assert!(ours.exists());
+}
+
 #[test]
 fn a_bash_env_of_the_users_is_named_as_the_cause_with_the_line_that_fixes_it() {
     let sandbox = Sandbox::new();

@@ -37,7 +37,26 @@ pub fn check(opts: &ClientOptions) -> Vec<Check> {
     let probe_dir = opts.dirs.runtime.join(format!("doctor-probe-{}", std::process::id()));
     let ours = shell_files::agent_env_file(&opts.dirs.config, "bash");
     let checks = match make_probe(&probe_dir) {
-        Ok(()) => installed.iter().map(|(shell, rc)| check_shell(shell, rc, &probe_dir, &ours)).collect(),
+        Ok(()) => installed
+            .iter()
+            .map(|(shell, rc)| {
+                // The file the block reads: gone (moved, deleted), nothing is routed, and that is the cause.
+                let agent_env = shell_files::agent_env_file(&opts.dirs.config, shell);
+                match agent_env.exists() {
+                    true => check_shell(shell, rc, &probe_dir, &ours),
+                    false => failed(
+                        NAME,
+                        format!(
+                            "{shell}: {} reads {}, which does not exist, so an agent's `{shell} -c` routes nothing \
+                             through lctx-shell",
+                            rc.display(),
+                            agent_env.display()
+                        ),
+                        "run `lctx init` again: it writes the file",
+                    ),
+                }
+            })
+            .collect(),
         Err(e) => {
             vec![failed(NAME, format!("cannot set up the probe in {}: {e}", probe_dir.display()), "see the message")]
         }
