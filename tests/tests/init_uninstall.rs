@@ -362,6 +362,16 @@ fn uninstall_refuses_to_overwrite_a_file_of_its_own_changed_since_init_unless_fo
     assert_eq!(fs::read_to_string(&agent_env).unwrap(), edited, "nothing removed");
     assert_eq!(fs::read(sandbox.user().join(".claude/settings.json")).unwrap(), settings_after_init, "all or nothing");
 
+    // QA: a file made read-only since was named only once the changed one was dealt with.
+    let bashrc = sandbox.user().join(".bashrc");
+    fs::set_permissions(&bashrc, fs::Permissions::from_mode(0o444)).unwrap();
+    let refused = sandbox.lctx(&["uninstall"]);
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains(&format!("changed since `lctx init`: {}", agent_env.display())), "{message}");
+    assert!(message.contains(&format!("read-only since `lctx init`: {} (mode 444)", bashrc.display())), "{message}");
+    assert!(message.contains("nothing was changed"), "{message}");
+    fs::set_permissions(&bashrc, fs::Permissions::from_mode(0o644)).unwrap();
+
     // A read-only copy where --force would keep the current version is refused like a
     // read-only file: nothing changes.
     let kept = agent_env.with_file_name("agent-env.bash.lctx-uninstall.bak");

@@ -345,13 +345,6 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
         };
         states.push((record, current, before, fate));
     }
-    if !changed.is_empty() && !force {
-        return Err(format!(
-            "changed since `lctx init`: {}; restoring would lose those changes. Undo them, or run \
-             `lctx uninstall --force` to restore anyway (each current version is kept as FILE.lctx-uninstall.bak)",
-            changed.join(", ")
-        ));
-    }
     // A file the user made read-only since is left alone, as init and setup leave one: refused
     // before anything changes, naming each.
     let read_only: Vec<String> = states
@@ -377,12 +370,25 @@ pub fn uninstall(data_dir: &Path, force: bool) -> Result<Option<Undone>, String>
                 }),
         )
         .collect();
-    if !read_only.is_empty() {
-        return Err(format!(
+    // Every reason to refuse is named at once (a QA pass learnt of a read-only file only after
+    // undoing its changed ones).
+    let read_only = (!read_only.is_empty()).then(|| {
+        format!(
             "read-only since `lctx init`: {}; lctx leaves such files alone. Make them writable (`chmod u+w \
-             FILE`) and run `lctx uninstall` again; nothing was changed",
+             FILE`) and run `lctx uninstall` again",
             read_only.join(", ")
-        ));
+        )
+    });
+    let changed = (!changed.is_empty() && !force).then(|| {
+        format!(
+            "changed since `lctx init`: {}; restoring would lose those changes. Undo them, or run \
+             `lctx uninstall --force` to restore anyway (each current version is kept as FILE.lctx-uninstall.bak)",
+            changed.join(", ")
+        )
+    });
+    let refusals: Vec<String> = [changed, read_only].into_iter().flatten().collect();
+    if !refusals.is_empty() {
+        return Err(format!("{}; nothing was changed", refusals.join(". Also ")));
     }
     let mut undone = Undone::default();
     for (record, current, before, fate) in states.into_iter().rev() {
