@@ -104,7 +104,10 @@ pub enum JobQuestion {
 
 /// The answer to starting a command in the background.
 pub fn job_started(id: u64, surface: Surface) -> String {
-    format!("job {id} started; {} shows it", job_status_hint(id, surface))
+    match surface {
+        Surface::Cli => format!("job {id} started; `lctx jobs status {id}` shows it"),
+        Surface::Mcp => format!("job {id} started; ctx_shell background_action=status job_id={id} shows it"),
+    }
 }
 
 /// The answer to a question about background jobs: each job's line, what a cancel did, and its
@@ -161,7 +164,7 @@ fn session_tag(job_session: &str, yours: bool) -> String {
 fn job_status_hint(id: u64, surface: Surface) -> String {
     match surface {
         Surface::Cli => format!("`lctx jobs status {id}`"),
-        Surface::Mcp => format!("ctx_shell background_action=status job_id={id}"),
+        Surface::Mcp => format!("background_action=status job_id={id}"),
     }
 }
 
@@ -212,8 +215,7 @@ mod tests {
         assert_eq!(session_tag("s1", true), " · session s1 (this one)");
         assert_eq!(
             jobs_answer(&[job], JobQuestion::List, false, Surface::Mcp),
-            "job 7 · exit 2 · 1.2 s · make\n[output sent earlier; ctx_shell background_action=status job_id=7 sends it \
-             again]"
+            "job 7 · exit 2 · 1.2 s · make\n[output sent earlier; background_action=status job_id=7 sends it again]"
         );
         assert_eq!(job_started(7, Surface::Cli), "job 7 started; `lctx jobs status 7` shows it");
     }
