@@ -13,15 +13,6 @@ use std::time::{Duration, Instant};
 /// How long ending a tree may keep killing what the tree keeps forking.
 const KILL_DEADLINE: Duration = Duration::from_secs(2);
 
-/// Marks the calling process a child subreaper. Runs in the command's
-/// process between fork and exec, where only async-signal-safe calls are
-/// allowed: this is one system call. The mark survives exec.
-pub fn become_subreaper() -> std::io::Result<()> {
-    // SAFETY: PR_SET_CHILD_SUBREAPER takes an integer and touches no memory.
-    let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) };
-    if rc == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
-}
-
 /// What /proc/PID/stat says of a process.
 #[derive(Debug, PartialEq)]
 struct Stat {

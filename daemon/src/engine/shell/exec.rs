@@ -5,13 +5,14 @@
 //! `descendants.rs`) — and reaps the child; the call returns once the
 //! command's own process ended, whoever still holds its output open.
 
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::fd::AsRawFd;
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::capture::Capture;
 use super::descendants;
+use super::spawn;
 use super::spool::{Output, Spool};
 use super::watchdog::Watchdog;
 use crate::engine::cancel::Cancel;
@@ -92,41 +93,24 @@ pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResu
     let started = Instant::now();
     let (reader, writer) = std::io::pipe().map_err(|e| EngineError::internal(format!("cannot create a pipe: {e}")))?;
     let writer_err = writer.try_clone().map_err(|e| EngineError::internal(format!("cannot duplicate a pipe: {e}")))?;
-    let mut cmd = Command::new("/bin/sh");
-    cmd.arg("-c")
-        .arg(&params.command)
-        .current_dir(&params.cwd)
-        .env_clear()
-        .envs(params.env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .stdout(writer)
-        .stderr(writer_err);
-    // In the child, between fork and exec: lead a session of its own (and so a process group:
-    // what it leaves running in either is ended with it), become a subreaper (so detached
-    // descendants stay below the command), and take back the user's umask —
-    // lean-ctxd runs under 077 to keep its own files private, and the user's
-    // build outputs must not become private too — and SIGXFSZ's default
-    // action, which the daemon ignores and exec would pass on.
-    let user_umask = lean_ctx_common::privacy::user_umask();
-    // SAFETY: the hook makes only async-signal-safe system calls (setsid, prctl,
-    // umask, signal) and allocates nothing, which is all pre_exec requires.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::setsid() == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            if let Some(mask) = user_umask {
-                libc::umask(mask);
-            }
-            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
-            descendants::become_subreaper()
-        });
-    }
-    let mut child = cmd.spawn().map_err(|e| EngineError::internal(format!("cannot start /bin/sh: {e}")))?;
-    // Our copies of the write end are gone with `cmd`; only the command's
-    // processes hold it now.
-    drop(cmd);
-    let leader = libc::pid_t::try_from(child.id()).map_err(|e| EngineError::internal(format!("bad pid: {e}")))?;
+    let stdin = std::fs::File::open("/dev/null")
+        .map_err(|e| EngineError::internal(format!("cannot open /dev/null for the command's input: {e}")))?;
+    // The command leads a session of its own (and so a process group: what it leaves running in
+    // either is ended with it), is a subreaper (so detached descendants stay below it), and takes
+    // back the user's umask — lean-ctxd runs under 077 to keep its own files private, and the
+    // user's build outputs must not become private too — and SIGPIPE's and SIGXFSZ's defaults,
+    // which the daemon ignores (see `spawn.rs`).
+    let spec = spawn::Spec {
+        program: "/bin/sh",
+        args: &["/bin/sh", "-c", &params.command],
+        env: &params.env,
+        cwd: &params.cwd,
+        stdio: [stdin.as_raw_fd(), writer.as_raw_fd(), writer_err.as_raw_fd()],
+        umask: lean_ctx_common::privacy::user_umask(),
+    };
+    let leader = spawn::spawn(&spec).map_err(|e| EngineError::internal(format!("cannot start /bin/sh: {e}")))?;
+    // Our copies of the write end go; only the command's processes hold it now.
+    drop((stdin, writer, writer_err));
     // Ends the command's tree should this engine die before it sees the command end.
     let (mut watchdog, mut watched) = (None, false);
     let mut capture = Capture::new(reader, spool);
@@ -138,7 +122,7 @@ pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResu
     // one costs ~200 wake-ups a second.
     let mut pause = FIRST_POLL;
     let status = loop {
-        match child.try_wait() {
+        match spawn::try_wait(leader) {
             Ok(Some(status)) => break status,
             Ok(None) => {}
             Err(e) => return Err(EngineError::internal(format!("cannot wait for the command: {e}"))),
@@ -150,7 +134,7 @@ pub fn run(params: &ExecParams, spool: Spool<'_>, cancel: &Cancel) -> EngineResu
         }
         if timed_out || cancelled {
             descendants::kill_tree(leader);
-            break child.wait().map_err(|e| EngineError::internal(format!("cannot reap the command: {e}")))?;
+            break spawn::wait(leader).map_err(|e| EngineError::internal(format!("cannot reap the command: {e}")))?;
         }
         if !watched && started.elapsed() >= WATCH_AFTER {
             watchdog = Watchdog::start(leader);

@@ -9,5 +9,6 @@ pub mod expand;
 pub mod jobs;
 pub mod run;
 pub mod shape;
+mod spawn;
 pub mod spool;
 pub mod watchdog;
