@@ -558,6 +558,35 @@ fn finish(graph: &Graph, links: &TestLinks, mut answer: ImpactAnswer, reached: R
 mod tests {
     use super::*;
 
+    /// A graph of `files`, all in `language`.
+    fn graph_of(language: lean_ctx_outline::Language, files: &[(&str, &str)]) -> Graph {
+        let mut graph = Graph::new();
+        for (path, source) in files {
+            let facts = lean_ctx_graph::extract(language, source);
+            graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
+        }
+        graph
+    }
+
+    /// The impact of `symbol` of `file` at depth 1: each group with its files as `file (why)`, and
+    /// the note.
+    fn impact_groups(graph: &Graph, file: &str, symbol: &str) -> (Vec<(String, Vec<String>)>, String) {
+        let too_large = BTreeSet::new();
+        let view =
+            super::super::GraphView { graph, phase: super::super::Phase::Ready, lagging: false, too_large: &too_large };
+        let (answer, _) = analyze(&view, Some(file), Some(symbol), 1, &|_| true, Interrupt::NEVER).unwrap();
+        let groups = answer
+            .groups
+            .iter()
+            .map(|g| (g.name.clone(), g.files.iter().map(|l| format!("{} ({})", l.file, l.why)).collect()))
+            .collect();
+        (groups, answer.note.unwrap_or_default())
+    }
+
+    fn named(name: &str, files: &[&str]) -> (String, Vec<String>) {
+        (name.to_string(), files.iter().map(|f| f.to_string()).collect())
+    }
+
     /// A file whose only call of the symbol is linked by its name alone (`channel.send`, of a
     /// `channel` of unknown type, may be `Mail.send` or `Sms.send`) was listed among the callers
     /// like any other, and its tests among those to run, without saying they may be no callers.
@@ -573,32 +602,8 @@ mod tests {
             ("test_notify.py", "from notify import notify\n\n\ndef test_notify():\n    notify(None)\n"),
             ("test_mailer.py", "from mailer import mail\n\n\ndef test_mail():\n    mail()\n"),
         ];
-        let mut graph = Graph::new();
-        for (path, source) in files {
-            let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Python, source);
-            graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
-        }
-        let too_large = BTreeSet::new();
-        let view = super::super::GraphView {
-            graph: &graph,
-            phase: super::super::Phase::Ready,
-            lagging: false,
-            too_large: &too_large,
-        };
-        let groups = |symbol: &str| {
-            let (answer, _) =
-                analyze(&view, Some("transports.py"), Some(symbol), 1, &|_| true, Interrupt::NEVER).unwrap();
-            let listed = answer
-                .groups
-                .iter()
-                .map(|g| {
-                    (g.name.clone(), g.files.iter().map(|l| format!("{} ({})", l.file, l.why)).collect::<Vec<_>>())
-                })
-                .collect::<Vec<_>>();
-            (listed, answer.note.unwrap_or_default())
-        };
-        let named =
-            |name: &str, files: &[&str]| (name.to_string(), files.iter().map(|f| f.to_string()).collect::<Vec<_>>());
+        let graph = graph_of(lean_ctx_outline::Language::Python, &files);
+        let groups = |symbol: &str| impact_groups(&graph, "transports.py", symbol);
         let (sms, note) = groups("Sms.send");
         assert_eq!(
             sms,
@@ -645,30 +650,8 @@ mod tests {
             ("src/sync.rs", "pub fn push(u: &User) -> User {\n    User {}\n}\n"),
             ("tests/audit.rs", "use amb::audit::log;\n\n#[test]\nfn logs() {\n    log(&amb::shop::User);\n}\n"),
         ];
-        let mut graph = Graph::new();
-        for (path, source) in files {
-            let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Rust, source);
-            graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
-        }
-        let too_large = BTreeSet::new();
-        let view = super::super::GraphView {
-            graph: &graph,
-            phase: super::super::Phase::Ready,
-            lagging: false,
-            too_large: &too_large,
-        };
-        let listed = |symbol: &str| {
-            let (answer, _) =
-                analyze(&view, Some("src/shop.rs"), Some(symbol), 1, &|_| true, Interrupt::NEVER).unwrap();
-            let groups: Vec<(String, Vec<String>)> = answer
-                .groups
-                .iter()
-                .map(|g| (g.name.clone(), g.files.iter().map(|l| format!("{} ({})", l.file, l.why)).collect()))
-                .collect();
-            (groups, answer.note.unwrap_or_default())
-        };
-        let (user, note) = listed("User");
-        let named = |name: &str, files: &[&str]| (name.to_string(), files.iter().map(|f| f.to_string()).collect());
+        let graph = graph_of(lean_ctx_outline::Language::Rust, &files);
+        let (user, note) = impact_groups(&graph, "src/shop.rs", "User");
         assert_eq!(
             user,
             vec![
@@ -695,27 +678,17 @@ mod tests {
             ("quoted.py", "from pkg.models import User\n\n\ndef f(u: \"User | None\") -> None:\n    pass\n"),
             ("literal.py", "from typing import Literal\n\n\ndef f(u: Literal[\"User\"]) -> None:\n    pass\n"),
         ];
-        let mut graph = Graph::new();
-        for (path, source) in files {
-            let facts = lean_ctx_graph::extract(lean_ctx_outline::Language::Python, source);
-            graph.upsert(path, lean_ctx_graph::FileEntry { stamp: lean_ctx_graph::Stamp::default(), facts });
-        }
-        let too_large = BTreeSet::new();
-        let view = super::super::GraphView {
-            graph: &graph,
-            phase: super::super::Phase::Ready,
-            lagging: false,
-            too_large: &too_large,
-        };
-        let (answer, _) = analyze(&view, Some("pkg/models.py"), Some("User"), 1, &|_| true, Interrupt::NEVER).unwrap();
-        let uses: Vec<&str> = answer
-            .groups
-            .iter()
-            .filter(|g| g.name == "type uses")
-            .flat_map(|g| &g.files)
-            .map(|l| l.file.as_str())
-            .collect();
-        assert_eq!(uses, ["by_module.py", "by_path.py", "quoted.py"]);
+        let graph = graph_of(lean_ctx_outline::Language::Python, &files);
+        let (groups, _) = impact_groups(&graph, "pkg/models.py", "User");
+        let uses = groups.into_iter().find(|(name, _)| name == "type uses").map(|(_, files)| files);
+        assert_eq!(
+            uses,
+            Some(vec![
+                "by_module.py (names User in a type)".to_string(),
+                "by_path.py (names User in a type)".to_string(),
+                "quoted.py (names User in a type)".to_string()
+            ])
+        );
     }
 
     #[test]
