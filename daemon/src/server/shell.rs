@@ -69,7 +69,7 @@ impl Shell for ShellService {
         if req.background {
             let id = blocking(move || {
                 let id = engine.start_job(&caller(&ctx), &params)?;
-                engine.account_job_answer(&caller(&ctx), &framing::job_started(id, surface(&ctx)), 0)?;
+                engine.account_job_answer(&caller(&ctx), &framing::job_started(id, surface(&ctx)), 0);
                 Ok(id)
             })
             .await?
@@ -192,9 +192,7 @@ impl Shell for ShellService {
         let answer = framing::jobs_answer(&shown, question, all_sessions, surface(&ctx));
         let outputs_sent = jobs.iter().filter_map(|j| j.output.as_ref()).map(|o| o.sent_tokens).sum();
         let engine = self.engine.clone();
-        blocking(move || engine.account_job_answer(&caller(&ctx), &answer, outputs_sent))
-            .await?
-            .map_err(engine_status)?;
+        blocking(move || engine.account_job_answer(&caller(&ctx), &answer, outputs_sent)).await?;
         Ok(Response::new(JobsResponse { meta: Some(self.host.meta()), jobs }))
     }
 

@@ -271,9 +271,17 @@ impl Engine {
 
     /// Books what an answer about background jobs sends beside the outputs in it (job lines,
     /// notes, hints), and the answer to starting one: sent, with nothing saved. Each output in
-    /// it was booked when it was shaped or sent again; `outputs_sent` is their tokens.
-    pub fn account_job_answer(&self, caller: &Caller<'_>, answer: &str, outputs_sent: u64) -> EngineResult<()> {
-        let project = self.scope_of(caller)?.root.display().to_string();
+    /// it was booked when it was shaped or sent again; `outputs_sent` is their tokens. The job
+    /// was started or cancelled already: a project that cannot be resolved now (its directory
+    /// removed meanwhile) leaves the answer unbooked rather than the call failed.
+    pub fn account_job_answer(&self, caller: &Caller<'_>, answer: &str, outputs_sent: u64) {
+        let project = match self.scope_of(caller) {
+            Ok(scope) => scope.root.display().to_string(),
+            Err(e) => {
+                tracing::warn!("a job answer was not booked: {e}");
+                return;
+            }
+        };
         let framing = (self.tokens.count(answer) as u64).saturating_sub(outputs_sent);
         self.memory.record(&Event {
             at_ms: now_ms(),
@@ -284,7 +292,6 @@ impl Engine {
             raw_tokens: framing,
             sent_tokens: framing,
         });
-        Ok(())
     }
 
     /// One ledger event for `shaped` as sent, against `raw_tokens`.
