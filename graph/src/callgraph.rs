@@ -750,17 +750,25 @@ mod tests {
         let tracer_js = "class Tracer {\n  get(n) { return n }\n}\nmodule.exports = { Tracer }\n";
         let use_js = "const tr = require('./tr')\nconst { Tracer } = require('./tr')\nfunction b() {\n  \
                       new Tracer().get('x')\n  const t = new tr.Tracer()\n  t.get('y')\n  new tr.Tracer().get('z')\n}\n";
-        let graph = graph(&[
+        let tracers = graph(&[
             ("pkg/__init__.py", ""),
             ("pkg/tr.py", tracer_py),
             ("pkg/use.py", use_py),
             ("tr.js", tracer_js),
             ("use.js", use_js),
         ]);
-        let (edges, _) = callers(&graph, "Tracer::get", "pkg/tr.py");
+        let (edges, _) = callers(&tracers, "Tracer::get", "pkg/tr.py");
         assert_eq!(edges, ["pkg/use.py:5 a -> Tracer::get"]);
-        let (edges, _) = callers(&graph, "Tracer::get", "tr.js");
+        let (edges, _) = callers(&tracers, "Tracer::get", "tr.js");
         assert_eq!(edges, ["use.js:4 b -> Tracer::get", "use.js:6 b -> Tracer::get", "use.js:7 b -> Tracer::get"]);
+        // A step after the construction is what that step gives, not the class constructed.
+        let chained = "class Tracer {\n  child(): Span { return new Span() }\n  get(n: string) { return n }\n}\n\
+                       class Span {\n  get(n: string) { return n }\n}\nfunction c() {\n  new Tracer().child().get('x')\n}\n";
+        let spans = graph(&[("span.ts", chained)]);
+        let (edges, _) = callers(&spans, "Tracer::get", "span.ts");
+        assert_eq!(edges, Vec::<String>::new());
+        let (edges, _) = callers(&spans, "Span::get", "span.ts");
+        assert_eq!(edges, ["span.ts:9 c -> Span::get"]);
     }
 
     /// QA (commander): `typings/index.d.ts` declares `Help.formatHelp` without a body, away from

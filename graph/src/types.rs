@@ -90,12 +90,23 @@ impl Graph {
             Some(_) => return None,
             None => {}
         }
-        // `new Tracer()`, `new tr.Tracer()`: an instance of the class constructed.
+        // `new Tracer()`, `new tr.Tracer()`: an instance of the class constructed; `new
+        // Tracer().child()` is what `child` gives it.
         if let Some(constructed) = expr.strip_prefix("new ")
             && matches!(language_of(facts), Some(Language::JavaScript | Language::TypeScript | Language::Tsx))
         {
-            let class = constructed.split(['(', '<']).next().unwrap_or_default().trim();
-            return self.named_type(file, facts, class, None, Some(r.line));
+            let (class, arguments) = constructed.split_once('(').unwrap_or((constructed, ""));
+            let after = match arguments {
+                "" => "",
+                _ => &arguments[closing_paren(arguments)? + 1..],
+            };
+            let class = class.split('<').next().unwrap_or_default().trim();
+            let instance = self.named_type(file, facts, class, None, Some(r.line))?;
+            return match after.strip_prefix('.') {
+                Some(steps) => self.steps_from(instance, &bindings::segments(steps)?, budget),
+                None if after.is_empty() => Some(instance),
+                None => None,
+            };
         }
         let steps = bindings::segments(expr)?;
         self.chain_type(file, facts, r, &steps, budget)
@@ -157,7 +168,7 @@ impl Graph {
     /// the part of its collection the subscript takes.
     fn chain_type(&self, file: &str, facts: &FileFacts, r: &Ref, steps: &[Segment<'_>], budget: u8) -> Option<Known> {
         let (head, rest) = steps.split_first()?;
-        let (mut known, rest) = match (head.index, rest) {
+        let (known, rest) = match (head.index, rest) {
             // `tr.Tracer()`: an instance of a Python class a project module defines.
             (false, [call, rest @ ..])
                 if call.call
@@ -181,7 +192,12 @@ impl Graph {
             (true, _) => (self.head_part(file, facts, r, head.collection(), &[Pick::Index], budget)?, rest),
             (false, _) => (self.head_type(file, facts, r, *head, budget)?, rest),
         };
-        for step in rest {
+        self.steps_from(known, rest, budget)
+    }
+
+    /// What `steps` give one after the other from a value of type `known`.
+    fn steps_from(&self, mut known: Known, steps: &[Segment<'_>], budget: u8) -> Option<Known> {
+        for step in steps {
             known = known.step(|type_name| match step.index {
                 true => self.member_part(type_name, step.collection(), &[Pick::Index], budget - 1),
                 false => self.member_type(type_name, *step, budget - 1),
@@ -801,4 +817,22 @@ fn site(binding: &Binding) -> Ref {
         receiver: None,
         caller: binding.scope,
     }
+}
+
+/// Where the parenthesis `text` follows closes, in `text`.
+fn closing_paren(text: &str) -> Option<usize> {
+    let mut depth = 1usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
