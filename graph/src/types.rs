@@ -95,10 +95,9 @@ impl Graph {
         if let Some(constructed) = expr.strip_prefix("new ")
             && matches!(language_of(facts), Some(Language::JavaScript | Language::TypeScript | Language::Tsx))
         {
-            let (class, arguments) = constructed.split_once('(').unwrap_or((constructed, ""));
-            let after = match arguments {
-                "" => "",
-                _ => &arguments[closing_paren(arguments)? + 1..],
+            let (class, after) = match constructed.find('(') {
+                Some(open) => (&constructed[..open], &constructed[bindings::closing_paren(constructed)? + 1..]),
+                None => (constructed, ""),
             };
             let class = class.split('<').next().unwrap_or_default().trim();
             let instance = self.named_type(file, facts, class, None, Some(r.line))?;
@@ -817,22 +816,4 @@ fn site(binding: &Binding) -> Ref {
         receiver: None,
         caller: binding.scope,
     }
-}
-
-/// Where the parenthesis `text` follows closes, in `text`.
-fn closing_paren(text: &str) -> Option<usize> {
-    let mut depth = 1usize;
-    for (i, c) in text.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
